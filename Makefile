@@ -1,0 +1,56 @@
+# Two commands for a fresh machine: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test install install-test migrate demo lint run-distributed clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo_data
+
+## Serve the platform on the embedded default (SQLite, in-memory layer, in-process worker).
+run: demo
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+## Install with the test extras and run the whole suite (browser tests in their own run).
+test: install-test
+	$(BIN)/pytest -m "not e2e"
+	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
+
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
+## The distributed platform from platform/Procfile (needs DATABASE_URL and REDIS_URL).
+run-distributed: install
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "set DATABASE_URL and REDIS_URL (see platform/.env.example)"; exit 2; }
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/honcho -f platform/Procfile -d . start
+
+clean:
+	rm -rf $(VENV) staticfiles .test-db.sqlite3 test-artifacts

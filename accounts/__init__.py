@@ -1,0 +1,1 @@
+"""Player accounts: username rules, profiles, presence and demo data."""

@@ -1,0 +1,70 @@
+"""``/ws/presence/``: the online-players count, kept live, and ping/pong."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from accounts.selectors import online_count
+from accounts.services import presence_connect, presence_disconnect, presence_touch
+from realtime.frames import FrameError, frame_parse, frame_warn
+
+PRESENCE_GROUP = "presence"
+
+
+class PresenceConsumer(AsyncWebsocketConsumer):
+    """Signed-in players only; anonymous sockets are refused at the handshake."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.user_id: int = user.pk
+        await database_sync_to_async(presence_connect)(
+            user_id=user.pk, channel_name=self.channel_name
+        )
+        await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
+        await self.accept()
+        await self._broadcast_count()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "user_id"):
+            return
+        await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
+        await database_sync_to_async(presence_disconnect)(
+            channel_name=self.channel_name
+        )
+        await self._broadcast_count()
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None
+    ) -> None:
+        try:
+            frame = frame_parse(text_data, bytes_data)
+            if frame["type"] != "ping":
+                raise FrameError(
+                    "unknown_type", f"Unknown frame type {frame['type']!r}."
+                )
+        except FrameError as err:
+            frame_warn("presence", err, self.user_id)
+            await self._send(err.as_frame())
+            return
+        await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
+        count = await database_sync_to_async(online_count)()
+        await self._send({"type": "pong", "online": count})
+
+    async def presence_count(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "online", "online": event["online"]})
+
+    async def _broadcast_count(self) -> None:
+        count = await database_sync_to_async(online_count)()
+        await self.channel_layer.group_send(
+            PRESENCE_GROUP, {"type": "presence.count", "online": count}
+        )
+
+    async def _send(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data))

@@ -1,0 +1,60 @@
+"""The in-process Celery worker of the embedded default.
+
+Started by ``config.asgi`` (only servers import it), never from
+``AppConfig.ready()``, which also runs in ``migrate``, ``shell`` and the autoreloader's
+parent. It consumes the memory broker from a daemon thread with a thread pool, so
+countdown tasks (turn clocks, bot moves) fire exactly as they do under a separate
+worker, and it runs the beat schedule too.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_worker: object | None = None
+
+
+def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
+    """Start the in-process worker once per process and return it."""
+    global _worker
+    with _lock:
+        if _worker is not None:
+            return _worker
+        from celery.worker import WorkController
+
+        from config.celery import app
+
+        schedule = Path(tempfile.gettempdir()) / f"dominoes-beat-{id(app)}"
+        worker = WorkController(
+            app=app,
+            pool_cls="threads",
+            concurrency=concurrency,
+            without_heartbeat=True,
+            without_mingle=True,
+            without_gossip=True,
+            beat=beat,
+            schedule_filename=str(schedule),
+            loglevel="WARNING",
+            hostname="embedded@localhost",
+        )
+        thread = threading.Thread(
+            target=worker.start, name="embedded-celery-worker", daemon=True
+        )
+        thread.start()
+        _worker = worker
+        logger.info("embedded Celery worker started (concurrency %s)", concurrency)
+        return worker
+
+
+def embedded_worker_alive() -> bool:
+    """Whether this process runs an in-process worker that has not stopped."""
+    return any(
+        t.name == "embedded-celery-worker" and t.is_alive()
+        for t in threading.enumerate()
+    )

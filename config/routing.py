@@ -1,0 +1,9 @@
+"""WebSocket URL routes of every app."""
+
+from django.urls import path
+
+from accounts.consumers import PresenceConsumer
+
+websocket_urlpatterns = [
+    path("ws/presence/", PresenceConsumer.as_asgi()),
+]

@@ -1,0 +1,12 @@
+"""URL routes of the site."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("accounts.urls")),
+    path("", include("ops.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

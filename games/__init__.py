@@ -1,0 +1,1 @@
+"""Tables, seats, the move log, the WebSocket consumer, turn clocks and pages."""

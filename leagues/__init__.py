@@ -1,0 +1,1 @@
+"""The weekly league: points, divisions and rollover."""

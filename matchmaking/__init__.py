@@ -1,0 +1,1 @@
+"""Queues, backfill with simulated players, friend rooms, invitations and ratings."""

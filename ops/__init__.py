@@ -1,0 +1,1 @@
+"""Operations: health checks and the task-broker beacon."""

@@ -1,0 +1,57 @@
+"""Probes of the platform's components, for ``/healthz``."""
+
+from __future__ import annotations
+
+import secrets
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+
+def check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return connection.vendor
+
+
+def check_channel_layer() -> str:
+    """Send a message to a fresh channel and read it back."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+
+    async def round_trip() -> None:
+        channel = await layer.new_channel("healthz.")
+        token = secrets.token_hex(8)
+        await layer.send(channel, {"type": "healthz", "token": token})
+        message = await layer.receive(channel)
+        if message.get("token") != token:
+            raise RuntimeError("channel layer returned another message")
+
+    async_to_sync(round_trip)()
+    return type(layer).__name__
+
+
+def check_broker() -> str:
+    """The task broker answers, and (embedded default) the in-process worker runs."""
+    from config.celery import app
+
+    if settings.EMBEDDED:
+        from config.embedded_worker import embedded_worker_alive
+
+        if settings.EMBEDDED_WORKER and not embedded_worker_alive():
+            raise RuntimeError("the in-process worker is not running")
+        return "memory"
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+    return "redis"
+
+
+CHECKS = {
+    "database": check_database,
+    "channel_layer": check_channel_layer,
+    "broker": check_broker,
+}

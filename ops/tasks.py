@@ -1,0 +1,16 @@
+"""The beacon: a countdown task that proves workers run scheduled work."""
+
+from celery import shared_task
+from django.core.cache import cache
+
+BEACON_TTL = 600
+
+
+def beacon_key(token: str) -> str:
+    return f"ops:beacon:{token}"
+
+
+@shared_task(name="ops.beacon_fire", ignore_result=True)
+def beacon_fire(token: str) -> None:
+    """Mark the beacon fired; firing twice is harmless."""
+    cache.set(beacon_key(token), "fired", BEACON_TTL)

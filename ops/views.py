@@ -1,0 +1,51 @@
+"""``/healthz`` and the staff beacon."""
+
+import logging
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from ops.checks import CHECKS
+from ops.services import beacon_schedule, beacon_state
+
+logger = logging.getLogger(__name__)
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 with every component's state when all are up; 503 naming what is down."""
+    components: dict[str, dict[str, str]] = {}
+    down = []
+    for name, check in CHECKS.items():
+        try:
+            components[name] = {"status": "up", "backend": check()}
+        except Exception as exc:  # noqa: BLE001 - a probe reports any failure
+            logger.warning("healthz: %s is down: %s", name, exc)
+            components[name] = {"status": "down", "error": str(exc)[:200]}
+            down.append(name)
+    body = {"status": "down" if down else "ok", "down": down, "components": components}
+    return JsonResponse(body, status=503 if down else 200)
+
+
+@staff_member_required
+@require_POST
+def beacon_start(request: HttpRequest) -> JsonResponse:
+    try:
+        countdown = float(request.POST.get("countdown", "1"))
+    except ValueError:
+        return JsonResponse({"error": "countdown must be a number"}, status=400)
+    if not 0 <= countdown <= 60:
+        return JsonResponse({"error": "countdown must be 0-60 seconds"}, status=400)
+    return JsonResponse({"token": beacon_schedule(countdown=countdown)}, status=202)
+
+
+@staff_member_required
+@require_GET
+def beacon_status(request: HttpRequest, token: str) -> JsonResponse:
+    state = beacon_state(token=token)
+    if state is None:
+        return JsonResponse({"error": "unknown beacon"}, status=404)
+    return JsonResponse({"token": token, "state": state})

@@ -1,0 +1,1 @@
+"""WebSocket plumbing shared by every consumer: frame checks, rate limits."""
