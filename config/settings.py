@@ -96,7 +96,11 @@ else:
             # failing with "database is locked" when one upgrades a read lock.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
             # A file (not :memory:) so that live-server tests share it across threads.
-            "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
+            "TEST": {
+                "NAME": env.str(
+                    "SQLITE_TEST_PATH", default=str(BASE_DIR / ".test-db.sqlite3")
+                )
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

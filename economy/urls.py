@@ -1,0 +1,3 @@
+"""Wallet, shop and operator pages of the economy."""
+
+urlpatterns: list[object] = []
