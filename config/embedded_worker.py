@@ -22,10 +22,11 @@ _worker: object | None = None
 
 def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
     """Start the in-process worker once per process and return it."""
-    global _worker
+    global _worker  # noqa: PLW0603 - one worker per process
     with _lock:
         if _worker is not None:
             return _worker
+        from celery.beat import EmbeddedService
         from celery.worker import WorkController
 
         from config.celery import app
@@ -38,8 +39,6 @@ def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
             without_heartbeat=True,
             without_mingle=True,
             without_gossip=True,
-            beat=beat,
-            schedule_filename=str(schedule),
             loglevel="WARNING",
             hostname="embedded@localhost",
         )
@@ -47,6 +46,9 @@ def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
             target=worker.start, name="embedded-celery-worker", daemon=True
         )
         thread.start()
+        if beat:
+            # Beat as a thread: the worker's own ``beat=True`` forks a process.
+            EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()
         _worker = worker
         logger.info("embedded Celery worker started (concurrency %s)", concurrency)
         return worker

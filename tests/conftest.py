@@ -45,7 +45,7 @@ def make_user(django_user_model):
     def make(username: str | None = None, password: str = "a-Long-pass-42", **extra):
         name = username or f"player{next(counter)}"
         user = django_user_model.objects.create_user(
-            username=name, email=f"{name}@example.com", password=password, **extra
+            username=name, email=f"{name.lower()}@example.com", password=password, **extra
         )
         EmailAddress.objects.create(
             user=user, email=user.email, primary=True, verified=True

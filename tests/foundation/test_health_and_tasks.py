@@ -1,0 +1,73 @@
+"""``/healthz`` and a countdown task scheduled from a request."""
+
+import time
+
+import pytest
+
+from ops import checks
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_every_component_up(client, celery_worker_running):
+    resp = client.get("/healthz")
+    body = resp.json()
+    assert resp.status_code == 200, body
+    assert body["status"] == "ok"
+    assert set(body["components"]) == {"database", "channel_layer", "broker"}
+    assert all(c["status"] == "up" for c in body["components"].values())
+
+
+@pytest.mark.parametrize("component", ["database", "channel_layer", "broker"])
+def test_healthz_is_503_naming_what_is_down(client, monkeypatch, component, caplog):
+    def broken():
+        raise ConnectionError(f"{component} unreachable")
+
+    monkeypatch.setitem(checks.CHECKS, component, broken)
+    # Everything else is reported as is; force the others up so only one is down.
+    for other in checks.CHECKS:
+        if other != component:
+            monkeypatch.setitem(checks.CHECKS, other, lambda: "fake")
+    resp = client.get("/healthz")
+    assert resp.status_code == 503
+    body = resp.json()
+    assert body["down"] == [component]
+    assert body["components"][component]["status"] == "down"
+    assert "unreachable" in body["components"][component]["error"]
+
+
+def test_broker_check_fails_when_the_embedded_worker_is_dead(settings, monkeypatch):
+    from config import embedded_worker
+
+    settings.EMBEDDED = True
+    settings.EMBEDDED_WORKER = True
+    monkeypatch.setattr(embedded_worker, "embedded_worker_alive", lambda: False)
+    with pytest.raises(RuntimeError, match="in-process worker"):
+        checks.check_broker()
+
+
+def test_countdown_task_from_a_request_fires_after_its_countdown(
+    client, make_user, celery_worker_running
+):
+    client.force_login(make_user("ops", is_staff=True))
+    started = time.monotonic()
+    resp = client.post("/ops/beacon/", {"countdown": "1.5"})
+    assert resp.status_code == 202
+    token = resp.json()["token"]
+    # Not run eagerly: right after scheduling it has not fired.
+    assert client.get(f"/ops/beacon/{token}/").json()["state"] == "scheduled"
+    while True:
+        state = client.get(f"/ops/beacon/{token}/").json()["state"]
+        if state == "fired":
+            break
+        assert time.monotonic() - started < 30, "the countdown task never fired"
+        time.sleep(0.1)
+    assert time.monotonic() - started >= 1.4  # the countdown was honoured
+
+
+def test_beacon_is_staff_only_and_checks_input(client, make_user):
+    assert client.post("/ops/beacon/", {"countdown": "1"}).status_code == 302
+    client.force_login(make_user("staffer", is_staff=True))
+    assert client.post("/ops/beacon/", {"countdown": "soon"}).status_code == 400
+    assert client.post("/ops/beacon/", {"countdown": "9999"}).status_code == 400
+    assert client.get("/ops/beacon/deadbeef/").status_code == 404
