@@ -1,0 +1,99 @@
+"""The ledger audit: every invariant checked in a few set-based queries.
+
+1. every transaction has at least two entries and they sum to zero;
+2. every wallet's and escrow's ``balance`` equals the sum of its entries;
+3. no wallet or escrow is below zero (by balance or by entries);
+4. every ``refunded`` (cancelled table) and ``settled`` (finished table) escrow is
+   empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+
+from economy.models import Account, Entry, Transaction
+
+REPORT_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class Breach:
+    check: str
+    subject: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.check}: {self.subject}: {self.detail}"
+
+
+def ledger_audit() -> list[Breach]:
+    """Return every breach found (empty when the ledger is sound)."""
+    tx, entry, account = (
+        Transaction._meta.db_table,
+        Entry._meta.db_table,
+        Account._meta.db_table,
+    )
+    breaches: list[Breach] = []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT t.id, t.key, s.total, s.n
+            FROM (SELECT transaction_id, SUM(amount) AS total, COUNT(*) AS n
+                  FROM {entry} GROUP BY transaction_id) s
+            JOIN {tx} t ON t.id = s.transaction_id
+            WHERE s.total <> 0 OR s.n < 2
+            LIMIT {REPORT_LIMIT}
+            """  # noqa: S608 - table names from the models, no user input
+        )
+        for pk, key, total, n in cursor.fetchall():
+            breaches.append(
+                Breach(
+                    "unbalanced", f"transaction {pk} {key}", f"{n} entries sum {total}"
+                )
+            )
+        cursor.execute(
+            f"""
+            SELECT t.id, t.key FROM {tx} t
+            WHERE NOT EXISTS (SELECT 1 FROM {entry} e WHERE e.transaction_id = t.id)
+            LIMIT {REPORT_LIMIT}
+            """  # noqa: S608
+        )
+        for pk, key in cursor.fetchall():
+            breaches.append(
+                Breach("unbalanced", f"transaction {pk} {key}", "no entries")
+            )
+        cursor.execute(
+            f"""
+            SELECT a.id, a.key, a.kind, a.state, a.balance, COALESCE(s.total, 0)
+            FROM {account} a
+            LEFT JOIN (SELECT account_id, SUM(amount) AS total
+                       FROM {entry} GROUP BY account_id) s ON s.account_id = a.id
+            WHERE a.kind IN ('wallet', 'escrow') AND (
+                a.balance IS NULL OR a.balance <> COALESCE(s.total, 0)
+                OR a.balance < 0 OR COALESCE(s.total, 0) < 0
+                OR (a.kind = 'escrow' AND a.state IN ('settled', 'refunded')
+                    AND (a.balance <> 0 OR COALESCE(s.total, 0) <> 0)))
+            LIMIT {REPORT_LIMIT}
+            """  # noqa: S608
+        )
+        for _pk, key, kind, state, balance, total in cursor.fetchall():
+            if balance is None or balance != total:
+                breaches.append(
+                    Breach("balance", key, f"balance {balance} but entries sum {total}")
+                )
+            if (balance or 0) < 0 or total < 0:
+                breaches.append(
+                    Breach("negative", key, f"balance {balance}, entries sum {total}")
+                )
+            closed = kind == "escrow" and state in ("settled", "refunded")
+            if closed and (balance or total):
+                breaches.append(
+                    Breach(
+                        "escrow",
+                        key,
+                        f"{state} pot still holds {balance} (entries {total})",
+                    )
+                )
+    return breaches

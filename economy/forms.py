@@ -1,0 +1,35 @@
+"""The operator's correction form (Django admin)."""
+
+import secrets
+
+from django import forms
+
+from economy.models import Account
+
+
+class CorrectionForm(forms.Form):
+    account = forms.ModelChoiceField(
+        queryset=Account.objects.order_by("kind", "key"),
+        help_text="The account to correct (a wallet or a pot's escrow).",
+    )
+    amount = forms.IntegerField(
+        help_text="Positive credits the account, negative debits it (whole coins)."
+    )
+    counter_account = forms.ModelChoiceField(
+        queryset=Account.objects.order_by("kind", "key"),
+        required=False,
+        help_text="Where the coins come from or go to; the mint if left empty.",
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    nonce = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("nonce", secrets.token_urlsafe(16))
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("A correction of zero coins changes nothing.")
+        return amount

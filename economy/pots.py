@@ -1,0 +1,212 @@
+"""Pots: entry fees held in a table's escrow, refunded or paid out whole.
+
+Each pot is an escrow account (key ``pot:<table_ref>``) whose ``state`` records the
+table's fate without knowing tables: ``open`` takes entries; ``refunded`` (cancelled
+table) and ``settled`` (finished table) are final and must hold zero coins, which
+the audit checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from economy import conf
+from economy.errors import (
+    EconomyError,
+    InvalidAmount,
+    InvalidInput,
+    PotClosed,
+    PotNotFound,
+)
+from economy.ledger import (
+    accounts_lock,
+    check_table_ref,
+    check_user_id,
+    escrow_key,
+    fingerprint_of,
+    ledger_post,
+    transaction_existing,
+    wallets_ensure,
+)
+from economy.models import Account, Entry, Transaction
+
+
+def _escrow_ensure(*, table_ref: str) -> int:
+    account, _ = Account.objects.get_or_create(
+        key=escrow_key(table_ref),
+        defaults={
+            "kind": Account.Kind.ESCROW,
+            "table_ref": table_ref,
+            "state": Account.State.OPEN,
+            "balance": 0,
+        },
+    )
+    return account.pk
+
+
+def _entries_paid(*, table_ref: str) -> list[tuple[int, int, int]]:
+    """``(wallet account id, user id, amount)`` of every entry paid, in paying order."""
+    rows = (
+        Entry.objects.filter(
+            transaction__kind=Transaction.Kind.ENTRY,
+            transaction__table_ref=table_ref,
+            amount__lt=0,
+        )
+        .order_by("transaction_id")
+        .values_list("account_id", "account__user_id", "amount")
+    )
+    return [(account_id, user_id, -amount) for account_id, user_id, amount in rows]
+
+
+@transaction.atomic
+def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
+    """Move an entry fee from the player's wallet into the table's pot.
+
+    Preconditions: ``amount`` is one of the entry fees (100/250/500/1000) and equals
+    the pot's earlier entries; the pot is open; the wallet holds the coins. Paying
+    again for the same table and user with the same amount returns the first payment
+    (key ``entry:<table>:<user>``).
+    """
+    check_table_ref(table_ref)
+    check_user_id(user_id)
+    if type(amount) is not int or amount not in conf.entry_fees():
+        fees = sorted(conf.entry_fees())
+        raise InvalidAmount(f"an entry fee is one of {fees}, not {amount!r}")
+    wallet_id = wallets_ensure(user_ids=[user_id])[user_id]
+    escrow_id = _escrow_ensure(table_ref=table_ref)
+    locked = accounts_lock(account_ids=[escrow_id, wallet_id])
+    escrow, wallet = locked[escrow_id], locked[wallet_id]
+    key = f"entry:{table_ref}:{user_id}"
+    fingerprint = fingerprint_of(
+        {"kind": "entry", "table": table_ref, "user": user_id, "amount": amount}
+    )
+    if posted := transaction_existing(key=key, fingerprint=fingerprint):
+        return posted
+    if escrow.state != Account.State.OPEN:
+        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+    if escrow.entry_fee is None:
+        escrow.entry_fee = amount
+        escrow.save(update_fields=["entry_fee"])
+    elif escrow.entry_fee != amount:
+        raise InvalidAmount(f"this pot takes entries of {escrow.entry_fee}")
+    return ledger_post(
+        key=key,
+        kind=Transaction.Kind.ENTRY,
+        legs=[(wallet, -amount), (escrow, amount)],
+        fingerprint=fingerprint,
+        table_ref=table_ref,
+    )
+
+
+@transaction.atomic
+def pot_refund_all(*, table_ref: str) -> list[Transaction]:
+    """Refund every entry of a cancelled table and mark its pot ``refunded``.
+
+    A table nobody paid into has no pot: nothing happens and ``[]`` is returned.
+    Refunding again returns the refunds already made. Raises :class:`PotClosed` if
+    the pot was settled.
+    """
+    check_table_ref(table_ref)
+    escrow_id = (
+        Account.objects.filter(key=escrow_key(table_ref))
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if escrow_id is None:
+        return []
+    escrow = accounts_lock(account_ids=[escrow_id])[escrow_id]
+    if escrow.state == Account.State.REFUNDED:
+        return list(
+            Transaction.objects.filter(
+                kind=Transaction.Kind.REFUND, table_ref=table_ref
+            ).order_by("pk")
+        )
+    if escrow.state != Account.State.OPEN:
+        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+    paid = _entries_paid(table_ref=table_ref)
+    if sum(amount for _, _, amount in paid) != escrow.balance:
+        raise EconomyError(
+            f"pot {table_ref} holds {escrow.balance} coins but its entries total "
+            f"{sum(a for _, _, a in paid)}: an operator must look at it"
+        )
+    wallets = accounts_lock(account_ids=[account_id for account_id, _, _ in paid])
+    refunds = []
+    for account_id, user_id, amount in paid:
+        key = f"refund:{table_ref}:{user_id}"
+        fingerprint = fingerprint_of(
+            {"kind": "refund", "table": table_ref, "user": user_id, "amount": amount}
+        )
+        refunds.append(
+            transaction_existing(key=key, fingerprint=fingerprint)
+            or ledger_post(
+                key=key,
+                kind=Transaction.Kind.REFUND,
+                legs=[(escrow, -amount), (wallets[account_id], amount)],
+                fingerprint=fingerprint,
+                table_ref=table_ref,
+            )
+        )
+    Account.objects.filter(pk=escrow_id).update(state=Account.State.REFUNDED)
+    return refunds
+
+
+@transaction.atomic
+def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction:
+    """Pay the whole pot to its winners, no commission, and mark it ``settled``.
+
+    ``winner_user_ids`` come in seat order: the pot is split evenly and the
+    indivisible remainder goes to the first, so no coin is created or lost. Every
+    winner must have paid an entry into this pot. Settling again with the same
+    winners returns the first payout (key ``payout:<table>``); with other winners it
+    raises :class:`IdempotencyConflict`. Raises :class:`PotNotFound` for a table
+    without a pot and :class:`PotClosed` for a refunded one.
+    """
+    check_table_ref(table_ref)
+    winners = [check_user_id(uid) for uid in winner_user_ids]
+    if not winners:
+        raise InvalidInput("a pot needs at least one winner")
+    if len(set(winners)) != len(winners):
+        raise InvalidInput(f"a winner appears twice: {winners}")
+    escrow_id = (
+        Account.objects.filter(key=escrow_key(table_ref))
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if escrow_id is None:
+        raise PotNotFound(f"table {table_ref} has no pot")
+    wallet_ids = dict(
+        Account.objects.filter(
+            kind=Account.Kind.WALLET, user_id__in=winners
+        ).values_list("user_id", "pk")
+    )
+    locked = accounts_lock(account_ids=[escrow_id, *wallet_ids.values()])
+    escrow = locked[escrow_id]
+    key = f"payout:{table_ref}"
+    fingerprint = fingerprint_of(
+        {"kind": "payout", "table": table_ref, "winners": winners}
+    )
+    if posted := transaction_existing(key=key, fingerprint=fingerprint):
+        return posted
+    if escrow.state != Account.State.OPEN:
+        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+    payers = {user_id for _, user_id, _ in _entries_paid(table_ref=table_ref)}
+    if strangers := [uid for uid in winners if uid not in payers]:
+        raise InvalidInput(f"user(s) {strangers} did not pay into pot {table_ref}")
+    total = escrow.balance
+    share, remainder = divmod(total, len(winners))
+    legs = [(escrow, -total)]
+    for index, uid in enumerate(winners):
+        amount = share + (remainder if index == 0 else 0)
+        if amount:
+            legs.append((locked[wallet_ids[uid]], amount))
+    posted = ledger_post(
+        key=key,
+        kind=Transaction.Kind.PAYOUT,
+        legs=legs,
+        fingerprint=fingerprint,
+        table_ref=table_ref,
+    )
+    Account.objects.filter(pk=escrow_id).update(state=Account.State.SETTLED)
+    return posted

@@ -1,0 +1,138 @@
+"""Economy reads: balances, history, XP and level, boosts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Sum
+from django.utils import timezone
+
+from economy import conf
+from economy.ledger import escrow_key
+from economy.levels import level_for_xp, level_threshold
+from economy.models import Account, Boost, Entry, Transaction, XpAward
+from economy.wallets import daily_bonus_key
+
+HISTORY_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class Progress:
+    xp: int
+    level: int
+    level_starts_at: int
+    next_level_at: int
+
+    @property
+    def percent(self) -> int:
+        span = self.next_level_at - self.level_starts_at
+        return (self.xp - self.level_starts_at) * 100 // span
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    transaction_id: int
+    created_at: datetime
+    kind: str
+    label: str
+    amount: int
+    table_ref: str
+    table_url: str
+    memo: str
+    reason: str
+
+
+def wallet_balance(*, user_id: int) -> int:
+    """Coins in the player's wallet (0 before the wallet exists)."""
+    balance = (
+        Account.objects.filter(kind=Account.Kind.WALLET, user_id=user_id)
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return balance or 0
+
+
+def account_balance(*, account_id: int) -> int:
+    """Balance of any account as the sum of its entries (system accounts too)."""
+    total = Entry.objects.filter(account_id=account_id).aggregate(t=Sum("amount"))["t"]
+    return total or 0
+
+
+def pot_balance(*, table_ref: str) -> int:
+    balance = (
+        Account.objects.filter(key=escrow_key(table_ref))
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return balance or 0
+
+
+def pot_state(*, table_ref: str) -> str | None:
+    """``open``, ``settled``, ``refunded``, or None when nobody paid an entry."""
+    return (
+        Account.objects.filter(key=escrow_key(table_ref))
+        .values_list("state", flat=True)
+        .first()
+    )
+
+
+def wallet_history(*, user_id: int, page: int | str = 1) -> Page:
+    """One page (50 lines, newest first) of the wallet's transactions."""
+    entries = (
+        Entry.objects.filter(
+            account__kind=Account.Kind.WALLET, account__user_id=user_id
+        )
+        .select_related("transaction")
+        .order_by("-transaction_id")
+    )
+    result = Paginator(entries, HISTORY_PAGE_SIZE).get_page(page)
+    labels = dict(Transaction.Kind.choices)
+    url = conf.table_url()
+    result.object_list = [
+        HistoryLine(
+            transaction_id=e.transaction_id,
+            created_at=e.transaction.created_at,
+            kind=e.transaction.kind,
+            label=str(labels.get(e.transaction.kind, e.transaction.kind)),
+            amount=e.amount,
+            table_ref=e.transaction.table_ref,
+            table_url=url.format(ref=e.transaction.table_ref)
+            if e.transaction.table_ref
+            else "",
+            memo=e.transaction.memo,
+            reason=e.transaction.reason,
+        )
+        for e in result.object_list
+    ]
+    return result
+
+
+def player_xp(*, user_id: int) -> int:
+    total = XpAward.objects.filter(user_id=user_id).aggregate(t=Sum("amount"))["t"]
+    return total or 0
+
+
+def player_progress(*, user_id: int) -> Progress:
+    xp = player_xp(user_id=user_id)
+    level = level_for_xp(xp)
+    return Progress(
+        xp=xp,
+        level=level,
+        level_starts_at=level_threshold(level),
+        next_level_at=level_threshold(level + 1),
+    )
+
+
+def boosts_active(*, user_id: int, at: datetime | None = None) -> list[Boost]:
+    """Boosts running at ``at`` (now), and queued ones, soonest first."""
+    at = at or timezone.now()
+    return list(
+        Boost.objects.filter(user_id=user_id, ends_at__gt=at).order_by("starts_at")
+    )
+
+
+def daily_bonus_claimed(*, user_id: int, now: datetime | None = None) -> bool:
+    key = daily_bonus_key(user_id=user_id, now=now)
+    return Transaction.objects.filter(key=key).exists()

@@ -1,0 +1,83 @@
+"""Wallet and shop pages: thin shells around the selectors and services."""
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from economy import conf, selectors, services
+from economy.errors import EconomyError
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    user_id = request.user.pk
+    return render(
+        request,
+        "economy/wallet.html",
+        {
+            "balance": selectors.wallet_balance(user_id=user_id),
+            "history": selectors.wallet_history(
+                user_id=user_id, page=request.GET.get("page", 1)
+            ),
+            "bonus_claimed": selectors.daily_bonus_claimed(user_id=user_id),
+            "bonus_amount": conf.daily_bonus(),
+            "progress": selectors.player_progress(user_id=user_id),
+            "boosts": selectors.boosts_active(user_id=user_id),
+        },
+    )
+
+
+@login_required
+@require_POST
+def daily_bonus(request: HttpRequest) -> HttpResponse:
+    try:
+        posted = services.daily_bonus_claim(user_id=request.user.pk)
+    except EconomyError as exc:
+        messages.error(request, str(exc))
+    else:
+        amount = posted.entries.get(account__user_id=request.user.pk).amount
+        messages.success(request, _("Daily bonus: +%(n)s coins.") % {"n": amount})
+    return redirect("wallet")
+
+
+@login_required
+def shop(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "economy/shop.html",
+        {
+            "items": conf.shop_items().values(),
+            "balance": selectors.wallet_balance(user_id=request.user.pk),
+            "boosts": selectors.boosts_active(user_id=request.user.pk),
+            # A fresh nonce per page view: a double submit buys once.
+            "nonce": secrets.token_urlsafe(16),
+        },
+    )
+
+
+@login_required
+@require_POST
+def shop_buy(request: HttpRequest) -> HttpResponse:
+    try:
+        boost = services.shop_buy(
+            user_id=request.user.pk,
+            item=request.POST.get("item", ""),
+            request_key=request.POST.get("nonce", ""),
+        )
+    except EconomyError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Bought: %(item)s, active until %(end)s UTC.")
+            % {
+                "item": boost.get_kind_display(),
+                "end": boost.ends_at.strftime("%Y-%m-%d %H:%M"),
+            },
+        )
+    return redirect("shop")
