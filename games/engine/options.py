@@ -1,0 +1,272 @@
+"""One room's rule options, validated against the variant presets."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any
+
+from games.engine.tiles import set_size
+from games.engine.variants import (
+    HIGHEST_DOUBLE,
+    VARIANTS,
+    WINNER,
+    VariantSpec,
+    deal_size,
+)
+
+
+class InvalidOptions(ValueError):
+    """A rule option has a value the variant does not allow.
+
+    ``option`` names the offending option.
+    """
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The rule options of one match. Build it with ``options_for``."""
+
+    variant: str
+    set_max: int
+    seats: int
+    partnership: bool
+    target: int
+    tiles_per_seat: int
+    deal: str
+    opening: str
+    no_double: str
+
+    @property
+    def spec(self) -> VariantSpec:
+        """The variant preset these options come from."""
+        return VARIANTS[self.variant]
+
+    @property
+    def n_sides(self) -> int:
+        """Number of scoring sides (2 with partnerships, else one per seat)."""
+        return 2 if self.partnership else self.seats
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; ``Options.from_dict`` reads it back."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Options:
+        """Validated options from a dict made by ``to_dict`` (or a room form)."""
+        if not isinstance(d, dict) or "variant" not in d:
+            raise InvalidOptions("variant", "Options need a variant.")
+        rest = {k: v for k, v in d.items() if k != "variant"}
+        return options_for(d["variant"], **rest)
+
+
+_FIELDS = (
+    "set_max",
+    "seats",
+    "partnership",
+    "target",
+    "tiles_per_seat",
+    "deal",
+    "opening",
+    "no_double",
+)
+
+
+def _check_int(option: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOptions(option, f"{option} must be a whole number.")
+    return value
+
+
+def options_for(variant: str, **overrides: Any) -> Options:
+    """Build a validated ``Options`` for a variant, with a room's overrides.
+
+    Raises ``InvalidOptions`` naming the first offending option.
+    """
+    spec = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if spec is None:
+        raise InvalidOptions(
+            "variant",
+            f"Unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}.",
+        )
+    for key in overrides:
+        if key not in _FIELDS:
+            raise InvalidOptions(key, f"{key!r} is not a rule option.")
+
+    set_max = _check_int("set_max", overrides.get("set_max", spec.default_set))
+    if set_max not in spec.sets:
+        allowed = "/".join(f"double-{s}" for s in spec.sets)
+        raise InvalidOptions(
+            "set_max", f"{spec.title} is played with {allowed}, not double-{set_max}."
+        )
+    seats = _check_int("seats", overrides.get("seats", spec.seats[0]))
+    if seats not in spec.seats:
+        raise InvalidOptions(
+            "seats",
+            f"{spec.title} is played by {spec.seats[0]}-{spec.seats[-1]} players,"
+            f" not {seats}."
+            if len(spec.seats) > 1
+            else f"{spec.title} is played by {spec.seats[0]} players, not {seats}.",
+        )
+
+    forced = spec.partnership == "forced" and seats == 4
+    partnership = overrides.get("partnership", forced)
+    if not isinstance(partnership, bool):
+        raise InvalidOptions("partnership", "partnership must be true or false.")
+    if partnership and (seats != 4 or spec.partnership == "never"):
+        raise InvalidOptions(
+            "partnership",
+            f"Partnerships need 4 players in {spec.title}"
+            if spec.partnership != "never"
+            else f"{spec.title} has no partnerships.",
+        )
+    if forced and not partnership:
+        raise InvalidOptions(
+            "partnership", f"Four players always play in pairs in {spec.title}."
+        )
+
+    target = _check_int("target", overrides.get("target", spec.default_target))
+    if target not in spec.targets:
+        raise InvalidOptions(
+            "target",
+            f"{spec.title} is played to "
+            f"{', '.join(str(t) for t in spec.targets)} points, not {target}.",
+        )
+
+    choices = spec.choices
+    deal = overrides.get("deal", "standard")
+    opening = overrides.get("opening", spec.opening)
+    no_double = overrides.get("no_double", spec.no_double)
+    for name, value, fixed in (
+        ("deal", deal, "standard"),
+        ("opening", opening, spec.opening),
+        ("no_double", no_double, spec.no_double),
+    ):
+        allowed_values = choices.get(name, (fixed,))
+        if value not in allowed_values:
+            raise InvalidOptions(
+                name,
+                f"{name} in {spec.title} may be "
+                f"{' or '.join(repr(a) for a in allowed_values)}, not {value!r}.",
+            )
+
+    tps_given = overrides.get("tiles_per_seat")
+    if tps_given is not None:
+        tps_given = _check_int("tiles_per_seat", tps_given)
+        if "tiles_per_seat" in choices:
+            if tps_given not in choices["tiles_per_seat"]:
+                raise InvalidOptions(
+                    "tiles_per_seat",
+                    f"{spec.title} deals "
+                    f"{' or '.join(str(c) for c in choices['tiles_per_seat'])}"
+                    f" tiles each, not {tps_given}.",
+                )
+        elif "deal" in choices and "deal" not in overrides:
+            # A tile count picks the deal table that gives it.
+            for d in choices["deal"]:
+                if deal_size(variant, set_max, seats, d) == tps_given:
+                    deal = d
+                    break
+    tiles = deal_size(variant, set_max, seats, deal, tps_given or 0)
+    if tiles is None:
+        raise InvalidOptions(
+            "deal", f"The {deal!r} deal of {spec.title} has no entry for {seats} seats."
+        )
+    if tps_given is not None and tps_given != tiles:
+        raise InvalidOptions(
+            "tiles_per_seat",
+            f"{spec.title} with {seats} players deals {tiles} tiles each,"
+            f" not {tps_given}.",
+        )
+    if tiles * seats > set_size(set_max) - spec.reserve:
+        raise InvalidOptions(
+            "seats",
+            f"{seats} players with {tiles} tiles each need more than the"
+            f" double-{set_max} set.",
+        )
+    return Options(
+        variant=variant,
+        set_max=set_max,
+        seats=seats,
+        partnership=partnership,
+        target=target,
+        tiles_per_seat=tiles,
+        deal=deal,
+        opening=opening,
+        no_double=no_double,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Everything the hot path needs, resolved once per ``Options``."""
+
+    options: Options
+    seats: int
+    n_sides: int
+    side_of: tuple[int, ...]
+    set_max: int
+    n_tiles: int
+    full: int
+    tiles_per_seat: int
+    layout: str
+    stock: str
+    reserve: int
+    scoring: str
+    opening: str
+    no_double: str
+    claims: bool  # end-sums are claimed (all_fives, fives_and_threes)
+    end_scoring: bool  # end-sums score at all
+    threes: bool  # end-sums divisible by 3 score too
+
+    def is_opponent(self, a: int, b: int) -> bool:
+        """Whether seats a and b are on different sides."""
+        return self.side_of[a] != self.side_of[b]
+
+
+@lru_cache(maxsize=256)
+def rules_for(options: Options) -> Rules:
+    """The resolved rules of an ``Options`` (cached)."""
+    spec = options.spec
+    seats = options.seats
+    side_of = (
+        tuple(s % 2 for s in range(seats))
+        if options.partnership
+        else tuple(range(seats))
+    )
+    scoring = spec.scoring
+    return Rules(
+        options=options,
+        seats=seats,
+        n_sides=options.n_sides,
+        side_of=side_of,
+        set_max=options.set_max,
+        n_tiles=set_size(options.set_max),
+        full=(1 << set_size(options.set_max)) - 1,
+        tiles_per_seat=options.tiles_per_seat,
+        layout=spec.layout,
+        stock=spec.stock,
+        reserve=spec.reserve,
+        scoring=scoring,
+        opening=options.opening,
+        no_double=options.no_double,
+        claims=scoring in ("all_fives", "fives_and_threes"),
+        end_scoring=scoring in ("all_fives", "fives_and_threes", "fives"),
+        threes=scoring == "fives_and_threes",
+    )
+
+
+__all__ = [
+    "HIGHEST_DOUBLE",
+    "WINNER",
+    "InvalidOptions",
+    "Options",
+    "Rules",
+    "options_for",
+    "rules_for",
+]
