@@ -3,7 +3,9 @@
 from django.urls import path
 
 from accounts.consumers import PresenceConsumer
+from games.routing import websocket_urlpatterns as games_websockets
 
 websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),
+    *games_websockets,
 ]

@@ -156,6 +156,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
+    "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)

@@ -8,9 +8,15 @@ Tests marked ``services`` need the real PostgreSQL and Redis (``DATABASE_URL`` a
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def services_available() -> bool:
@@ -45,7 +51,10 @@ def make_user(django_user_model):
     def make(username: str | None = None, password: str = "a-Long-pass-42", **extra):
         name = username or f"player{next(counter)}"
         user = django_user_model.objects.create_user(
-            username=name, email=f"{name.lower()}@example.com", password=password, **extra
+            username=name,
+            email=f"{name.lower()}@example.com",
+            password=password,
+            **extra,
         )
         EmailAddress.objects.create(
             user=user, email=user.email, primary=True, verified=True
@@ -53,3 +62,56 @@ def make_user(django_user_model):
         return user
 
     return make
+
+
+@pytest.fixture(scope="session")
+def celery_worker_running(django_db_setup, django_db_blocker):
+    """The embedded default's in-process worker, or a real ``celery worker`` process.
+
+    On the distributed set-up the worker is a separate process on the same Redis, as in
+    production, pointed at the test database; it is stopped at the end of the session.
+    """
+    if settings.EMBEDDED:
+        from config.embedded_worker import embedded_worker_alive, embedded_worker_start
+
+        embedded_worker_start()
+        assert embedded_worker_alive()
+        yield "embedded"
+        return
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=WARNING",
+            "-n",
+            f"tests-{os.getpid()}@localhost",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": _test_database_url()},
+    )
+    from config.celery import app
+
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        assert proc.poll() is None, "the celery worker exited"
+        assert time.monotonic() < deadline, "the celery worker did not come up"
+    yield "process"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def _test_database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    return (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}"
+        f"/{db['NAME']}"
+    )

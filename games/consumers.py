@@ -1,0 +1,136 @@
+"""``/ws/tables/<id>/``: seated players act, anyone signed in may watch.
+
+Thin: parse and size-check a frame, await one service call, answer errors. The table's
+views arrive through the seat's own group (``table.push``). See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games.errors import TableError
+from games.groups import seat_group, watch_group
+from games.selectors import table_frame, table_membership
+from games.services import seat_back, seat_leave, seat_presence, table_act
+from realtime.broadcast import server_loop_register
+from realtime.frames import FrameError, frame_parse, frame_warn
+from realtime.ratelimit import TokenBucket
+
+ACTIONS_PER_SECOND = 10
+ACTION_BURST = 20
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        try:
+            self.position = await database_sync_to_async(table_membership)(
+                table_id=self.table_id, user=self.user
+            )
+        except TableError:
+            await self.close(code=4404)
+            return
+        self.group = (
+            watch_group(self.table_id)
+            if self.position is None
+            else seat_group(self.table_id, self.position)
+        )
+        self.seq = 0
+        self.bucket = TokenBucket(rate=ACTIONS_PER_SECOND, burst=ACTION_BURST)
+        server_loop_register(asyncio.get_running_loop())
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if self.position is not None:
+            await database_sync_to_async(seat_presence)(
+                table_id=self.table_id, user=self.user, connected=True
+            )
+        await self._send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.position is not None:
+            await database_sync_to_async(seat_presence)(
+                table_id=self.table_id, user=self.user, connected=False
+            )
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None
+    ) -> None:
+        try:
+            if not self.bucket.take():
+                raise FrameError("rate_limited", "Too many messages; slow down.")
+            frame = frame_parse(text_data, bytes_data)
+            await self._handle(frame)
+        except FrameError as err:
+            frame_warn("table", err, self.user.pk)
+            await self._send({**err.as_frame(), "seq": self.seq})
+        except TableError as err:
+            await self._send(
+                {
+                    "type": "error",
+                    "code": err.code,
+                    "message": err.message,
+                    "seq": self.seq,
+                }
+            )
+
+    async def _handle(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind == "act":
+            seq, action = frame.get("seq"), frame.get("action")
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                raise FrameError("bad_frame", '"act" needs the table "seq" you saw.')
+            if not isinstance(action, dict):
+                raise FrameError("bad_frame", '"act" needs an "action" object.')
+            seat = frame.get("seat")
+            if seat is not None and (
+                not isinstance(seat, int) or isinstance(seat, bool)
+            ):
+                raise FrameError("bad_frame", '"seat" must be a number.')
+            await database_sync_to_async(table_act)(
+                table_id=self.table_id,
+                user=self.user,
+                action=action,
+                expected_seq=seq,
+                claimed_seat=seat,
+            )
+        elif kind == "sync":
+            await self._send_state()
+        elif kind == "back":
+            await database_sync_to_async(seat_back)(
+                table_id=self.table_id, user=self.user
+            )
+        elif kind == "leave":
+            await database_sync_to_async(seat_leave)(
+                table_id=self.table_id, user=self.user
+            )
+        else:
+            raise FrameError("unknown_type", f"Unknown frame type {kind!r}.")
+
+    async def table_push(self, event: dict[str, Any]) -> None:
+        """A new state for this seat (or the spectators), already serialised."""
+        if event["seq"] < self.seq:
+            return  # older than what this connection already has
+        self.seq = event["seq"]
+        await self.send(text_data=event["text"])
+
+    async def _send_state(self) -> None:
+        frame = await database_sync_to_async(table_frame)(
+            table_id=self.table_id, position=self.position
+        )
+        self.seq = frame["seq"]
+        await self._send(frame)
+
+    async def _send(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data))

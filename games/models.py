@@ -1,0 +1,139 @@
+"""Tables, their seats and the append-only move log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    """One match of one variant. Its truth is ``state`` plus the ``TableEvent`` log."""
+
+    class Mode(models.TextChoices):
+        PRACTICE = "practice", _("Practice")
+        FRIEND = "friend", _("Friend room")
+        ONLINE = "online", _("Online")
+        STAKE = "stake", _("Stake table")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Timer(models.TextChoices):
+        NONE = "", _("Nothing due")
+        BOT = "bot", _("A computer player moves")
+        CLOCK = "clock", _("A turn clock runs out")
+        NEXT_HAND = "next_hand", _("The next hand starts")
+
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(help_text="engine Options.to_dict()")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+    )
+    # Server-only: the deal's seed (from ``secrets``) and the engine state.
+    seed = models.BigIntegerField()
+    state = models.JSONField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    clock_seconds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="seconds per decision; empty = no clock"
+    )
+    bot_delay_ms = models.PositiveIntegerField(default=800)
+    hand_pause_seconds = models.PositiveSmallIntegerField(default=20)
+    # The next timed job: what it is and when it is due (the sweep's safety net).
+    timer = models.CharField(max_length=10, choices=Timer.choices, blank=True)
+    timer_seat = models.SmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.variant}, {self.mode}, {self.status})"
+
+
+class Seat(models.Model):
+    """A place at a table, held by a player or a computer player."""
+
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("Easy")
+        MEDIUM = "medium", _("Medium")
+        HARD = "hard", _("Hard")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    simulated = models.BooleanField(
+        default=False, help_text="a computer player filling an online table"
+    )
+    connected = models.BooleanField(default=False)
+    away = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False)
+    # Written once when the match ends.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"], name="seat_unique_position"
+            ),
+            models.UniqueConstraint(fields=["table", "user"], name="seat_one_per_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot_level="")
+                | (models.Q(user__isnull=True) & ~models.Q(bot_level="")),
+                name="seat_player_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of table {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+class TableEvent(models.Model):
+    """One accepted action, in order. Replaying seed + log reproduces the state."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    actor = models.CharField(
+        max_length=10, help_text="player, bot, clock (stand-in bot) or server"
+    )
+    action = models.JSONField(null=True, blank=True)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} #{self.seq}"

@@ -1,0 +1,102 @@
+"""What each connection of a table receives: its own view, numbered by ``seq``.
+
+Built from the engine's ``view`` (which strips other seats' tiles and the stock) and
+``events_for``; nothing here reads another seat's hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from games import engine
+from games.groups import seat_group, watch_group
+from games.models import Seat, Table
+
+
+def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    return [
+        {
+            "position": s.position,
+            "team": s.team,
+            "name": s.user.username if s.user_id else f"Computer ({s.bot_level})",
+            "bot": s.bot_level or None,
+            "simulated": s.simulated,
+            "connected": s.connected or s.is_bot,
+            "away": s.away,
+            "forfeited": s.forfeited,
+            "place": s.place,
+        }
+        for s in seats
+    ]
+
+
+def table_public(table: Table) -> dict[str, Any]:
+    timer = None
+    if table.timer and table.deadline is not None:
+        timer = {
+            "kind": table.timer,
+            "seat": table.timer_seat,
+            "deadline": table.deadline.timestamp(),
+            "seconds": table.clock_seconds,
+        }
+    return {
+        "id": table.pk,
+        "mode": table.mode,
+        "status": table.status,
+        "variant": table.variant,
+        "clock_seconds": table.clock_seconds,
+        "timer": timer,
+    }
+
+
+def state_frame(
+    *,
+    table: Table,
+    seats: Sequence[Seat],
+    state: engine.State | None,
+    position: int | None,
+    events: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """The full ``state`` frame for one seat (or a spectator, ``position=None``)."""
+    return {
+        "type": "state",
+        "seq": table.seq,
+        "table": table_public(table),
+        "seats": seats_public(seats),
+        "you": position,
+        "view": engine.view(state, position) if state is not None else None,
+        "events": engine.events_for(list(events), position) if events else [],
+    }
+
+
+def push_messages(
+    *,
+    table: Table,
+    seats: Sequence[Seat],
+    state: engine.State | None,
+    events: Sequence[dict[str, Any]] = (),
+) -> list[tuple[str, dict[str, Any]]]:
+    """One pre-serialised ``state`` frame per seat group and one for spectators."""
+    out = []
+    for seat in seats:
+        frame = state_frame(
+            table=table, seats=seats, state=state, position=seat.position, events=events
+        )
+        out.append(
+            (
+                seat_group(table.pk, seat.position),
+                {"type": "table.push", "seq": table.seq, "text": json.dumps(frame)},
+            )
+        )
+    frame = state_frame(
+        table=table, seats=seats, state=state, position=None, events=events
+    )
+    out.append(
+        (
+            watch_group(table.pk),
+            {"type": "table.push", "seq": table.seq, "text": json.dumps(frame)},
+        )
+    )
+    return out

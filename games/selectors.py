@@ -1,0 +1,35 @@
+"""Table reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import engine
+from games.errors import TableError
+from games.models import Seat, Table, TableEvent
+from games.payloads import state_frame
+
+
+def table_membership(*, table_id: int, user: AbstractBaseUser) -> int | None:
+    """The user's seat at the table, or None for a spectator; TableError if no table."""
+    if not Table.objects.filter(pk=table_id).exists():
+        raise TableError("no_table", "There is no such table.")
+    return (
+        Seat.objects.filter(table_id=table_id, user=user)
+        .values_list("position", flat=True)
+        .first()
+    )
+
+
+def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
+    """The full current ``state`` frame for one seat or a spectator (reconnects)."""
+    table = Table.objects.get(pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    state = engine.from_json(table.state) if table.state else None
+    return state_frame(table=table, seats=seats, state=state, position=position)
+
+
+def table_log(*, table: Table) -> list[TableEvent]:
+    return list(table.events.order_by("seq"))

@@ -1,0 +1,476 @@
+"""Table writes: create, seat, start, act, tick, leave, finish.
+
+Every transition runs in one transaction that locks the table row
+(``select_for_update``), applies the engine, saves the state, appends a ``TableEvent``
+and decides the next timed job. Views go out and tasks are queued only after commit.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.bots import choose as bot_choose
+from games.errors import TableError
+from games.models import Seat, Table, TableEvent
+from games.payloads import push_messages
+from games.results import seat_results
+from games.signals import table_finished
+from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
+from games.timers import NextTimer, seat_is_automatic, timer_next
+from realtime.broadcast import group_send_all
+
+DEFAULT_CLOCK_SECONDS = 30
+STANDIN_LEVEL = "medium"  # RULES.md §4: the stand-in for a player whose clock ran out
+# A timed job arriving this early (clock skew between machines) is re-queued instead.
+EARLY_TOLERANCE = timedelta(milliseconds=300)
+
+
+# --- creating and seating
+
+
+def _options_build(variant: str, overrides: Mapping[str, Any]) -> engine.Options:
+    try:
+        return engine.options_for(variant, **dict(overrides))
+    except engine.InvalidOptions as exc:
+        raise TableError("bad_options", str(exc), field=exc.option) from None
+    except TypeError:
+        raise TableError("bad_options", "Unknown option for this variant.") from None
+
+
+def _team_of(options: engine.Options, position: int) -> int | None:
+    return position % 2 if options.partnership else None
+
+
+@transaction.atomic
+def table_practice_create(
+    *,
+    user: AbstractBaseUser,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    bot_levels: Sequence[str],
+    bot_speed: str = DEFAULT_SPEED,
+) -> Table:
+    """A practice table: the player in seat 0, computer players in the others, started.
+
+    ``bot_levels`` gives the level of seats 1..n-1. Practice tables have no turn clock.
+    """
+    opts = _options_build(variant, options or {})
+    if len(bot_levels) != opts.seats - 1:
+        raise TableError(
+            "bad_options", f"Choose a level for each of the {opts.seats - 1} computers."
+        )
+    if any(level not in Seat.BotLevel.values for level in bot_levels):
+        raise TableError("bad_options", "Computer levels are easy, medium or hard.")
+    if bot_speed not in BOT_SPEEDS:
+        raise TableError("bad_options", "Unknown computer speed.")
+    table = Table.objects.create(
+        mode=Table.Mode.PRACTICE,
+        variant=opts.variant,
+        options=opts.to_dict(),
+        host=user,
+        seed=secrets.randbits(63),
+        clock_seconds=None,
+        bot_delay_ms=BOT_SPEEDS[bot_speed],
+        hand_pause_seconds=0,
+    )
+    Seat.objects.bulk_create(
+        [Seat(table=table, position=0, team=_team_of(opts, 0), user=user)]
+        + [
+            Seat(table=table, position=i, team=_team_of(opts, i), bot_level=level)
+            for i, level in enumerate(bot_levels, start=1)
+        ]
+    )
+    _start(table)
+    return table
+
+
+@transaction.atomic
+def table_create(
+    *,
+    mode: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    host: AbstractBaseUser | None = None,
+    clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
+    bot_speed: str = DEFAULT_SPEED,
+    hand_pause_seconds: int = 15,
+) -> Table:
+    """A waiting table with empty seats, for people (friend rooms, online tables)."""
+    if mode not in Table.Mode.values or mode == Table.Mode.PRACTICE:
+        raise TableError("bad_options", "Unknown table mode.")
+    opts = _options_build(variant, options or {})
+    if clock_seconds is not None and not 5 <= clock_seconds <= 300:
+        raise TableError("bad_options", "The turn clock is 5 to 300 seconds.")
+    table = Table.objects.create(
+        mode=mode,
+        variant=opts.variant,
+        options=opts.to_dict(),
+        host=host,
+        seed=secrets.randbits(63),
+        clock_seconds=clock_seconds,
+        bot_delay_ms=BOT_SPEEDS[bot_speed],
+        hand_pause_seconds=hand_pause_seconds,
+    )
+    return table
+
+
+@transaction.atomic
+def seat_join(
+    *,
+    table_id: int,
+    user: AbstractBaseUser | None = None,
+    bot_level: str = "",
+    simulated: bool = False,
+    position: int | None = None,
+) -> Seat:
+    """Take a free seat of a waiting table (a player, or a computer player)."""
+    table = _table_lock(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting", "This table is not taking players.")
+    opts = engine.Options.from_dict(table.options)
+    seats = list(table.seats.all())
+    if user is not None and any(s.user_id == user.pk for s in seats):
+        raise TableError("already_seated", "You already have a seat at this table.")
+    if (user is None) == (not bot_level):
+        raise TableError("bad_seat", "A seat holds a player or a computer player.")
+    taken = {s.position for s in seats}
+    free = [p for p in range(opts.seats) if p not in taken]
+    if not free:
+        raise TableError("table_full", "This table is full.")
+    if position is None:
+        position = free[0]
+    elif position not in free:
+        raise TableError("seat_taken", "That seat is taken.")
+    return Seat.objects.create(
+        table=table,
+        position=position,
+        team=_team_of(opts, position),
+        user=user,
+        bot_level=bot_level,
+        simulated=simulated,
+    )
+
+
+@transaction.atomic
+def table_start(*, table_id: int) -> Table:
+    """Deal the first hand of a waiting table whose seats are all taken."""
+    table = _table_lock(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting", "This table has started already.")
+    opts = engine.Options.from_dict(table.options)
+    if table.seats.count() != opts.seats:
+        raise TableError("not_full", "Every seat must be taken before the start.")
+    _start(table)
+    return table
+
+
+def _start(table: Table) -> None:
+    opts = engine.Options.from_dict(table.options)
+    state = engine.new_match(opts, table.seed)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    seats = list(table.seats.select_related("user"))
+    _transition(
+        table,
+        seats,
+        state,
+        position=None,
+        actor="server",
+        action=None,
+        fields=["status", "started_at"],
+    )
+
+
+# --- playing
+
+
+def _table_lock(table_id: int) -> Table:
+    """Load and lock the table row; call inside ``transaction.atomic``."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_table", "There is no such table.") from None
+
+
+@transaction.atomic
+def table_act(
+    *,
+    table_id: int,
+    user: AbstractBaseUser,
+    action: Any,
+    expected_seq: int,
+    claimed_seat: int | None = None,
+) -> int:
+    """Apply one player's action; return the table's new ``seq``.
+
+    Raises ``TableError`` (nothing changed) when the player is not seated, acts for
+    another seat, sends a stale ``seq``, acts on a table that is not playing, acts out
+    of turn or makes an illegal move.
+    """
+    table = _table_lock(table_id)
+    seats = list(table.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise TableError("not_seated", "Spectators cannot act; take a seat to play.")
+    if claimed_seat is not None and claimed_seat != seat.position:
+        raise TableError("not_your_seat", "You can only act for your own seat.")
+    if table.status != Table.Status.PLAYING:
+        raise TableError("not_playing", "This table is not in play.")
+    if expected_seq != table.seq:
+        raise TableError(
+            "stale_seq", "The table moved on before your action arrived; try again."
+        )
+    state = engine.from_json(table.state)
+    try:
+        parsed = engine.parse_action(action)
+    except engine.IllegalAction as exc:
+        raise TableError("bad_action", str(exc)) from None
+    if not engine.legal_actions(state, seat.position):
+        raise TableError("not_your_turn", "It is not your turn.")
+    try:
+        new_state = engine.apply(state, seat.position, parsed)
+    except engine.IllegalAction as exc:
+        raise TableError("illegal", str(exc)) from None
+    fields = []
+    if seat.away:
+        seat.away = False
+        seat.save(update_fields=["away"])
+    _transition(
+        table,
+        seats,
+        new_state,
+        position=seat.position,
+        actor="player",
+        action=engine.action_to_dict(parsed),
+        fields=fields,
+    )
+    return table.seq
+
+
+@transaction.atomic
+def table_tick(*, table_id: int, seq: int) -> bool:
+    """Run the timed job the table was waiting for at ``seq``; False if stale.
+
+    The job is a computer player's move (or a Muggins call), the stand-in bot playing
+    for a seat whose clock ran out (which then stays away until its owner acts), or
+    the start of the next hand.
+    """
+    try:
+        table = _table_lock(table_id)
+    except TableError:
+        return False
+    if table.seq != seq or table.status != Table.Status.PLAYING or not table.timer:
+        return False
+    if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
+        _queue_tick(table.pk, table.seq, table.deadline)
+        return False
+    seats = list(table.seats.select_related("user"))
+    state = engine.from_json(table.state)
+    if table.timer == Table.Timer.NEXT_HAND:
+        new_state = engine.apply(state, 0, engine.Action.next_hand())
+        _transition(
+            table,
+            seats,
+            new_state,
+            position=None,
+            actor="server",
+            action={"type": "next_hand"},
+            fields=[],
+        )
+        return True
+    seat = seats[table.timer_seat]
+    actor = "bot"
+    if not seat.is_bot and not seat_is_automatic(seat):
+        # The clock ran out: the stand-in plays and the seat is away from now on.
+        actor = "clock"
+        seat.away = True
+        seat.save(update_fields=["away"])
+    elif not seat.is_bot:
+        actor = "standin"
+    level = seat.bot_level or STANDIN_LEVEL
+    action = bot_action(table=table, state=state, position=seat.position, level=level)
+    if action is None:  # a computer opponent let a Muggins window pass
+        _timer_set(
+            table, timer_next(table=table, seats=seats, state=state, muggins=False)
+        )
+        table.save(update_fields=["timer", "timer_seat", "deadline"])
+        return False
+    new_state = engine.apply(state, seat.position, action)
+    _transition(
+        table,
+        seats,
+        new_state,
+        position=seat.position,
+        actor=actor,
+        action=engine.action_to_dict(action),
+        fields=[],
+    )
+    return True
+
+
+def bot_action(
+    *, table: Table, state: engine.State, position: int, level: str
+) -> engine.Action | None:
+    """A computer player's decision from its seat's view only, seeded for replay.
+
+    None only when the seat is not to move and lets an out-of-turn window pass.
+    """
+    legal = engine.legal_actions(state, position)
+    rng = random.Random(f"{table.seed}:{table.seq}:{position}")  # noqa: S311
+    choice = bot_choose(level, engine.view(state, position), legal, rng)
+    if choice is None and engine.current_seat(state) != position:
+        return None
+    return choice if choice in legal else legal[0]
+
+
+@transaction.atomic
+def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
+    """The owner of an away seat takes it back from the stand-in."""
+    table = _table_lock(table_id)
+    seats = list(table.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None or not seat.away or seat.forfeited:
+        return
+    seat.away = False
+    seat.save(update_fields=["away"])
+    if table.status == Table.Status.PLAYING:
+        state = engine.from_json(table.state)
+        _reschedule(table, seats, state)
+
+
+@transaction.atomic
+def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> None:
+    """Record a player's connection; the seat is kept either way."""
+    Seat.objects.filter(table_id=table_id, user=user).update(connected=connected)
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, user: AbstractBaseUser) -> None:
+    """Leave a table.
+
+    Waiting table: the seat is freed. Practice: the table is abandoned (cancelled).
+    Friend, online and stake tables in play: the seat forfeits (finishes last) and
+    the stand-in bot plays it to the end.
+    """
+    table = _table_lock(table_id)
+    seats = list(table.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise TableError("not_seated", "You have no seat at this table.")
+    if table.status == Table.Status.WAITING:
+        seat.delete()
+        return
+    if table.status != Table.Status.PLAYING:
+        return
+    if table.mode == Table.Mode.PRACTICE:
+        table.status = Table.Status.CANCELLED
+        table.finished_at = timezone.now()
+        table.timer, table.timer_seat, table.deadline = "", None, None
+        table.save(
+            update_fields=["status", "finished_at", "timer", "timer_seat", "deadline"]
+        )
+        _after_commit_push(table, seats, engine.from_json(table.state), [])
+        return
+    seat.forfeited = True
+    seat.away = True
+    seat.save(update_fields=["forfeited", "away"])
+    _reschedule(table, seats, engine.from_json(table.state))
+
+
+# --- the common transition
+
+
+def _transition(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State,
+    *,
+    position: int | None,
+    actor: str,
+    action: dict[str, Any] | None,
+    fields: list[str],
+) -> None:
+    """Save ``state`` as the next ``seq`` with its log entry; push and schedule after
+    commit. Should be called while holding the table's row lock."""
+    table.seq += 1
+    table.state = engine.to_json(state)
+    events = list(state.events)
+    TableEvent.objects.create(
+        table=table,
+        seq=table.seq,
+        seat=position,
+        actor=actor,
+        action=action,
+        events=events,
+    )
+    update = ["seq", "state", "timer", "timer_seat", "deadline", *fields]
+    if state.phase == "match_over":
+        _finish(table, seats, state)
+        update += ["status", "finished_at"]
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    table.save(update_fields=update)
+    _after_commit_push(table, seats, state, events)
+
+
+def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
+    """Seats changed (away, back, forfeited) without a move: decide the timer again."""
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    table.save(update_fields=["timer", "timer_seat", "deadline"])
+    _after_commit_push(table, seats, state, [])
+
+
+def _timer_set(table: Table, timer: NextTimer) -> None:
+    table.timer = timer.kind
+    table.timer_seat = timer.seat
+    table.deadline = (
+        timezone.now() + timedelta(seconds=timer.delay) if timer.due else None
+    )
+    if timer.due:
+        _queue_tick(table.pk, table.seq, table.deadline)
+
+
+def _queue_tick(table_id: int, seq: int, deadline: Any) -> None:
+    from games.tasks import table_tick_task
+
+    def queue() -> None:
+        countdown = max(0.0, (deadline - timezone.now()).total_seconds())
+        table_tick_task.apply_async((table_id, seq), countdown=countdown)
+
+    transaction.on_commit(queue)
+
+
+def _after_commit_push(
+    table: Table, seats: list[Seat], state: engine.State, events: list[dict[str, Any]]
+) -> None:
+    messages = push_messages(table=table, seats=seats, state=state, events=events)
+    transaction.on_commit(lambda: group_send_all(messages))
+
+
+def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:
+    """Write each seat's result once and announce the table after commit."""
+    table.status = Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    results = seat_results(state=state, seats=seats)
+    for seat, result in zip(seats, results, strict=True):
+        seat.place = result.place
+        seat.score = result.score
+    Seat.objects.bulk_update(seats, ["place", "score"])
+    transaction.on_commit(
+        lambda: table_finished.send(
+            sender=Table,
+            table_id=table.pk,
+            mode=table.mode,
+            variant=table.variant,
+            simulated=any(s.simulated for s in seats),
+            results=results,
+        )
+    )

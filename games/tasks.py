@@ -1,0 +1,24 @@
+"""Timed work: thin Celery shells over the table services."""
+
+import logging
+
+from celery import shared_task
+
+from games.services import table_tick
+from games.sweep import tables_overdue_tick
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="games.table_tick", ignore_result=True)
+def table_tick_task(table_id: int, seq: int) -> None:
+    """A computer move, a turn clock or the next hand; a stale ``seq`` does nothing."""
+    table_tick(table_id=table_id, seq=seq)
+
+
+@shared_task(name="games.sweep_overdue", ignore_result=True)
+def sweep_overdue_task() -> None:
+    """Run the timed jobs of tables whose task was lost (restart, dead worker)."""
+    done = tables_overdue_tick()
+    if done:
+        logger.warning("sweep ran %d overdue table jobs", done)

@@ -1,0 +1,55 @@
+"""Send to channel-layer groups from synchronous code, in order, on the right loop.
+
+Inside a daphne process (a consumer registered the server's event loop), sending with
+``async_to_sync`` from a worker thread waits for daphne's housekeeping tick (46-780 ms
+measured, DESIGN.md), so the sends are scheduled on the server's own loop with
+``run_coroutine_threadsafe``. In a separate worker process there is no such loop and
+``async_to_sync`` is used. Callers block until the messages are handed to the layer, so
+messages of one table leave in ``seq`` order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+_server_loop: asyncio.AbstractEventLoop | None = None
+SEND_TIMEOUT = 10.0
+
+
+def server_loop_register(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the event loop that serves WebSockets in this process."""
+    global _server_loop  # noqa: PLW0603 - one server loop per process
+    _server_loop = loop
+
+
+async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+def group_send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)`` in order; log (never raise) a failure."""
+    if not messages:
+        return
+    loop = _server_loop
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    try:
+        if loop is not None and loop.is_running() and running is None:
+            future = asyncio.run_coroutine_threadsafe(_send_all(messages), loop)
+            future.result(timeout=SEND_TIMEOUT)
+        else:
+            async_to_sync(_send_all)(messages)
+    except Exception:  # noqa: BLE001 - clients resync on a gap; the move stands
+        logger.exception("broadcast of %d messages failed", len(messages))

@@ -1,0 +1,78 @@
+"""Helpers for driving tables through their services, without sockets or a worker."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import engine
+from games import services as table_services
+from games.models import Table
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """Record timed jobs instead of sending them to a broker (task bodies are called
+    directly in these tests)."""
+    jobs: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        table_services,
+        "_queue_tick",
+        lambda tid, seq, deadline: jobs.append((tid, seq)),
+    )
+    return jobs
+
+
+@pytest.fixture
+def pushes(monkeypatch):
+    """Record every (group, message) the services hand to the channel layer."""
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(
+        table_services, "group_send_all", lambda msgs: sent.extend(msgs)
+    )
+    return sent
+
+
+def table_state(table_id: int) -> engine.State:
+    return engine.from_json(Table.objects.get(pk=table_id).state)
+
+
+def drive(
+    table_id: int,
+    users: dict[int, object],
+    *,
+    rng: random.Random,
+    max_steps: int = 5000,
+    on_step=None,
+) -> Table:
+    """Play a table to its end: seated users act at random, timed jobs run in place."""
+    for _ in range(max_steps):
+        table = Table.objects.get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            return table
+        state = engine.from_json(table.state)
+        actor = None
+        for position, user in users.items():
+            if engine.legal_actions(state, position):
+                actor = (position, user)
+                break
+        if actor is None and state.phase == "hand_over" and users:
+            actor = next(iter(users.items()))
+        if actor is not None and (table.timer != Table.Timer.BOT or rng.random() < 0.5):
+            position, user = actor
+            legal = engine.legal_actions(state, position)
+            action = rng.choice(legal) if legal else engine.Action.next_hand()
+            table_services.table_act(
+                table_id=table_id,
+                user=user,
+                action=engine.action_to_dict(action),
+                expected_seq=table.seq,
+            )
+        else:
+            assert table.timer, f"table stalled at seq {table.seq} ({state.phase})"
+            Table.objects.filter(pk=table_id).update(deadline=None)
+            table_services.table_tick(table_id=table_id, seq=table.seq)
+        if on_step is not None:
+            on_step(Table.objects.get(pk=table_id))
+    raise AssertionError("the table did not finish")

@@ -1,0 +1,108 @@
+"""No frame sent to a seat or to spectators holds another seat's tiles or the stock,
+before the hand ends: every variant, many full hands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games import engine
+from games.engine import tiles as engine_tiles
+from games.models import Table
+from games.services import table_practice_create
+from tests.games.conftest import drive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TILE_KEYS = {"tile", "tiles", "hand", "hands", "start", "root", "plays", "dealt"}
+
+CONFIGS = [
+    ("block", {"seats": 2}),
+    ("block", {"seats": 4, "partnership": True, "set_max": 9}),
+    ("draw", {"seats": 3}),
+    ("cross", {"seats": 4}),
+    ("grand_cross", {"seats": 3, "set_max": 9}),
+    ("all_fives", {"seats": 2}),
+    ("fives_and_threes", {"seats": 4, "partnership": True}),
+    ("fives", {"seats": 3}),
+    ("catalan", {"seats": 4}),
+    ("spider", {"seats": 2}),
+]
+
+
+def tiles_named(obj, under_tile_key=False):
+    """Every [a, b] pair found under a tile-bearing key, anywhere in a frame."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from tiles_named(value, under_tile_key or key in TILE_KEYS)
+    elif isinstance(obj, list):
+        if (
+            under_tile_key
+            and len(obj) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in obj)
+        ):
+            yield tuple(sorted(obj))
+        else:
+            for item in obj:
+                yield from tiles_named(item, under_tile_key)
+
+
+def hidden_from(state_json: dict, position: int | None) -> set[tuple[int, int]]:
+    hidden = set()
+    for seat, mask in enumerate(state_json["hands"]):
+        if seat != position:
+            hidden |= {tuple(sorted(p)) for p in engine_tiles.tile_pairs(mask)}
+    for tile_id in state_json["stock"] or []:
+        hidden.add(tuple(sorted(engine_tiles.PAIRS[tile_id])))
+    return hidden
+
+
+@pytest.mark.parametrize(("variant", "options"), CONFIGS)
+def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, options):
+    from games import services
+
+    checked = {"frames": 0, "hands": 0}
+
+    def check(table, seats, state, events):
+        messages = real_push(table=table, seats=seats, state=state, events=events)
+        state_json = engine.to_json(state)
+        for group, message in messages:
+            frame = json.loads(message["text"])
+            position = frame["you"]
+            assert group.endswith("watch") == (position is None)
+            view = frame["view"]
+            if position is None:
+                assert "hand" not in view
+            ps = view["public_state"]
+            assert all(h is None for i, h in enumerate(ps["hands"]) if i != position), (
+                "another seat's hand in public_state"
+            )
+            assert ps.get("stock") is None
+            assert str(table.seed) not in message["text"]
+            if state.phase in {"hand_over", "match_over"}:
+                continue  # every hand is revealed once the hand has ended
+            leaked = set(tiles_named(frame)) & hidden_from(state_json, position)
+            assert not leaked, f"seat {position} saw {leaked} in {variant}"
+            checked["frames"] += 1
+        if state.phase == "hand_over":
+            checked["hands"] += 1
+        return messages
+
+    real_push = services.push_messages
+    monkeypatch.setattr(services, "push_messages", check)
+    monkeypatch.setattr(services, "group_send_all", lambda msgs: None)
+    user = make_user()
+    seats = options["seats"]
+    table = table_practice_create(
+        user=user,
+        variant=variant,
+        options={**options, "target": 100},
+        bot_levels=["easy"] * (seats - 1),
+        bot_speed="instant",
+    )
+    table = drive(table.pk, {0: user}, rng=random.Random(11))
+    assert table.status == Table.Status.FINISHED
+    assert checked["frames"] > 20
+    assert checked["hands"] >= 1
