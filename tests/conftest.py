@@ -25,6 +25,14 @@ def services_available() -> bool:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # A server starts the in-process worker when it imports config.asgi; tests start
+    # it themselves (``celery_worker_running``), without beat, so that no periodic job
+    # touches the database between tests.
+    if settings.configured:
+        settings.EMBEDDED_WORKER = False
+
+
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
@@ -74,7 +82,7 @@ def celery_worker_running(django_db_setup, django_db_blocker):
     if settings.EMBEDDED:
         from config.embedded_worker import embedded_worker_alive, embedded_worker_start
 
-        embedded_worker_start()
+        embedded_worker_start(beat=False)
         assert embedded_worker_alive()
         yield "embedded"
         return
