@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.support import database_url_of_tests
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -102,7 +104,7 @@ def celery_worker_running(django_db_setup, django_db_blocker):
             f"tests-{os.getpid()}@localhost",
         ],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": _test_database_url()},
+        env={**os.environ, "DATABASE_URL": database_url_of_tests()},
     )
     from config.celery import app
 
@@ -113,13 +115,3 @@ def celery_worker_running(django_db_setup, django_db_blocker):
     yield "process"
     proc.terminate()
     proc.wait(timeout=20)
-
-
-def _test_database_url() -> str:
-    from django.db import connection
-
-    db = connection.settings_dict
-    return (
-        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}"
-        f"/{db['NAME']}"
-    )
