@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import tile_pairs
 from games.models import Seat, Table, TableEvent
 
 
@@ -72,6 +73,13 @@ def table_hands(*, table: Table) -> list[HandRecord]:
                     "text": _describe(event),
                 }
             )
+    if hands and hands[-1].result is None and table.state is not None:
+        # The match ended mid-hand (a claim reached the target): reveal what was held.
+        held = table.state.get("hands") or []
+        hands[-1].result = {
+            "reason": "match_over",
+            "hands": [[list(p) for p in tile_pairs(mask)] for mask in held],
+        }
     return hands
 
 
