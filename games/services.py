@@ -7,6 +7,7 @@ and decides the next timed job. Views go out and tasks are queued only after com
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,8 @@ from games.signals import table_finished
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.timers import NextTimer, seat_is_automatic, timer_next
 from realtime.broadcast import group_send_all
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_CLOCK_SECONDS = 30
 STANDIN_LEVEL = "medium"  # RULES.md §4: the stand-in for a player whose clock ran out
@@ -464,8 +467,8 @@ def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:
         seat.place = result.place
         seat.score = result.score
     Seat.objects.bulk_update(seats, ["place", "score"])
-    transaction.on_commit(
-        lambda: table_finished.send(
+    def announce() -> None:
+        replies = table_finished.send_robust(
             sender=Table,
             table_id=table.pk,
             mode=table.mode,
@@ -473,4 +476,10 @@ def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:
             simulated=any(s.simulated for s in seats),
             results=results,
         )
-    )
+        for receiver, reply in replies:
+            if isinstance(reply, Exception):
+                logger.error(
+                    "table %s: %s failed: %r", table.pk, receiver.__qualname__, reply
+                )
+
+    transaction.on_commit(announce)

@@ -115,3 +115,30 @@ def celery_worker_running(django_db_setup, django_db_blocker):
     yield "process"
     proc.terminate()
     proc.wait(timeout=20)
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """Record timed jobs instead of sending them to a broker (task bodies are called
+    directly in these tests)."""
+    from games import services as games_services
+
+    jobs: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        games_services,
+        "_queue_tick",
+        lambda tid, seq, deadline: jobs.append((tid, seq)),
+    )
+    return jobs
+
+
+@pytest.fixture
+def pushes(monkeypatch):
+    """Record every (group, message) the services hand to the channel layer."""
+    from games import services as games_services
+
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(
+        games_services, "group_send_all", lambda msgs: sent.extend(msgs)
+    )
+    return sent

@@ -23,7 +23,7 @@ from games.services import (
     table_tick,
 )
 from games.signals import table_finished
-from tests.games.conftest import drive, table_state
+from tests.tables import drive, table_state
 
 pytestmark = pytest.mark.django_db
 

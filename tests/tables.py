@@ -1,37 +1,12 @@
-"""Helpers for driving tables through their services, without sockets or a worker."""
+"""Drive tables through their services in tests, without sockets or a worker."""
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
 from games import engine
 from games import services as table_services
 from games.models import Table
-
-
-@pytest.fixture
-def queued(monkeypatch):
-    """Record timed jobs instead of sending them to a broker (task bodies are called
-    directly in these tests)."""
-    jobs: list[tuple[int, int]] = []
-    monkeypatch.setattr(
-        table_services,
-        "_queue_tick",
-        lambda tid, seq, deadline: jobs.append((tid, seq)),
-    )
-    return jobs
-
-
-@pytest.fixture
-def pushes(monkeypatch):
-    """Record every (group, message) the services hand to the channel layer."""
-    sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(
-        table_services, "group_send_all", lambda msgs: sent.extend(msgs)
-    )
-    return sent
 
 
 def table_state(table_id: int) -> engine.State:
