@@ -1,1 +1,108 @@
-"""Computer players: pure like the engine, seeing only what their seat may know."""
+"""Computer players: ``easy``, ``medium`` and ``hard``, for every variant.
+
+Pure like the engine (no Django, no I/O, no clock in what is decided); an
+import-linter contract keeps it so.
+
+Public API
+==========
+
+``from games.bots import choose, LEVELS, Bot, bot_for``
+
+``LEVELS = ("easy", "medium", "hard")``.
+
+``choose(level, view, legal, rng, *, budget_ms=None) -> Action | None``
+    One decision for one seat. ``view`` is ``games.engine.view(state, seat)``,
+    ``legal`` is ``games.engine.legal_actions(state, seat)``, ``rng`` a
+    ``random.Random`` seeded for this decision (the live tables use
+    ``random.Random(f"{table_seed}:{seq}")``). ``budget_ms`` sets ``hard``'s
+    thinking budget (default ``DEFAULT_BUDGET_MS`` = 150 ms); other levels ignore
+    it.
+
+``bot_for(level, *, budget_ms=None) -> Bot``: the same as an object;
+``bot.choose(view, legal, rng)``.
+
+The interface
+-------------
+A bot sees only what its seat may know: the view (own hand, the board, hand
+counts, stock size, scores, the claim window and the public history of the hand:
+plays, draws without their tiles, passes, claims, Muggins calls, closes; the
+bots read it from ``view["public_state"]``, the public part of the engine state)
+and its legal actions. It never receives the hidden state, so it cannot cheat;
+any engine that produces the same view can host it.
+
+Guarantees:
+
+* The result is one of ``legal``; the bots never raise (an unexpected error
+  falls back to ``legal[0]``, silently: pure code logs nothing).
+* ``None`` is returned only when every legal action is ``muggins`` (an
+  opponent's out-of-turn Muggins window) and the bot does not call it: ``easy``
+  never calls Muggins. The caller then simply does nothing for that seat.
+  ``medium`` and ``hard`` always call it. With an empty ``legal``: ``None``.
+* Deterministic: the same (view, legal, rng seed) gives the same action. ``hard``
+  bounds its search by a count of engine steps calibrated to the budget, not by
+  the clock (see ``games.bots.hard``).
+* In "hand_over" every bot returns ``next_hand``; in "claim" ``medium`` and
+  ``hard`` claim, ``easy`` forgets (continues) 30% of the time.
+
+Levels
+------
+``easy`` (``games.bots.easy``): a random legal move. ``medium``
+(``games.bots.medium``): one-move heuristics - shed weight, doubles early, keep a
+spread, block numbers an opponent lacks, score and do not set up the next seat.
+``hard`` (``games.bots.hard``): determinized Monte Carlo search over deals of the
+unseen tiles consistent with the public history.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.bots.common import Bot
+from games.bots.easy import EasyBot
+from games.bots.hard import DEFAULT_BUDGET_MS, HardBot
+from games.bots.medium import MediumBot
+from games.engine import Action
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+_EASY = EasyBot()
+_MEDIUM = MediumBot()
+_HARD = HardBot()
+
+
+def bot_for(level: str, *, budget_ms: float | None = None) -> Bot:
+    """The bot of a level (``ValueError`` for an unknown level)."""
+    if level == "easy":
+        return _EASY
+    if level == "medium":
+        return _MEDIUM
+    if level == "hard":
+        if budget_ms is None or budget_ms == DEFAULT_BUDGET_MS:
+            return _HARD
+        return HardBot(budget_ms=float(budget_ms))
+    raise ValueError(f"unknown bot level {level!r}; choose one of {LEVELS}")
+
+
+def choose(
+    level: str,
+    view: dict[str, Any],
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    budget_ms: float | None = None,
+) -> Action | None:
+    """One decision of a ``level`` bot for the seat of ``view`` (see above)."""
+    return bot_for(level, budget_ms=budget_ms).choose(view, legal, rng)
+
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "HardBot",
+    "MediumBot",
+    "bot_for",
+    "choose",
+]

@@ -1,0 +1,126 @@
+"""``hard``: perfect-information Monte Carlo over deals consistent with the view.
+
+Algorithm, per decision that needs thought:
+
+1. Read the public log into ``Knowledge``: the unseen tiles, each seat's count,
+   and the limits its passes and draws put on its holdings.
+2. Rank the candidates with ``medium``'s heuristics and keep the best
+   ``MAX_CANDIDATES`` (Spider's multi-double moves can be many).
+3. Repeat: sample one deal of the unseen tiles consistent with the knowledge
+   (``sampling``), build the full state with the engine's ``determinize``, and
+   for every candidate apply it and play the hand out with the greedy playout
+   policy (``rollout``), all candidates sharing the deal and the playout's random
+   stream (common random numbers: the comparison is between moves, not luck).
+4. Play the candidate with the best mean ``hand_value``: hand won plus a hint of
+   the point margin, or the point margin itself in the scoring variants; values
+   are per *side*, so the bot plays for its partner and against the opponents,
+   scores in All Fives / Fives and Threes / Fives and avoids penalties in Spider.
+   Ties go to ``medium``'s favourite.
+
+Claims and Muggins calls are always made; a single legal action is returned at
+once.
+
+Determinism and the time budget: the amount of work is counted in engine steps
+(``apply`` calls in playouts), ``budget_ms * STEPS_PER_MS`` of them, calibrated
+on the development machine so that a decision's p95 stays under its budget
+(measured by ``bench/bot_tournament.py``). The same view, legal actions and rng
+seed therefore give the same move on any machine. The wall clock is only a
+safety stop at ``SAFETY`` times the budget plus ``SAFETY_SLACK_MS`` (so a loaded
+machine's scheduling hiccups do not trip it), there for a machine far slower
+than the calibration one; it is practically never hit, and when it is the move
+can depend on timing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots.board import rules_of
+from games.bots.common import routine, safe_choose
+from games.bots.knowledge import knowledge_of
+from games.bots.medium import ranked_plays
+from games.bots.rollout import hand_value, playout
+from games.bots.sampling import sample_state
+from games.engine import Action, apply
+
+DEFAULT_BUDGET_MS = 150.0
+STEPS_PER_MS = 35.0
+MIN_SAMPLES = 4
+MAX_SAMPLES = 2_000
+MAX_CANDIDATES = 10
+SAFETY = 4.0
+SAFETY_SLACK_MS = 250.0
+
+
+def candidates(view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The moves worth searching, most promising first."""
+    plays = ranked_plays(view, legal)
+    if plays:
+        return plays[:MAX_CANDIDATES]
+    return list(legal)
+
+
+def search(
+    view: dict[str, Any],
+    cands: list[Action],
+    rng: random.Random,
+    budget_ms: float,
+) -> list[float]:
+    """Mean playout value of each candidate over sampled deals."""
+    k = knowledge_of(view)
+    r = rules_of(view)
+    seat: int = view["seat"]
+    side = r.side_of[seat]
+    start = tuple(view["public_state"]["scores"])
+    step_budget = budget_ms * STEPS_PER_MS
+    deadline = time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3
+    totals = [0.0] * len(cands)
+    samples = 0
+    steps = 0
+    while samples < MAX_SAMPLES:
+        base = sample_state(view, k, rng)
+        stream = rng.getrandbits(64)
+        for i, a in enumerate(cands):
+            final, n = playout(apply(base, seat, a), random.Random(stream))
+            steps += n + 1
+            totals[i] += hand_value(final, start, side, r)
+        samples += 1
+        if samples >= MIN_SAMPLES and steps >= step_budget:
+            break
+        if time.perf_counter() > deadline:  # safety stop only, see the docstring
+            break
+    return [t / samples for t in totals]
+
+
+@dataclass(frozen=True)
+class HardBot:
+    """Determinized Monte Carlo search (see the module docstring)."""
+
+    budget_ms: float = DEFAULT_BUDGET_MS
+    level: str = "hard"
+
+    def decide(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """The candidate with the best mean value over sampled deals."""
+        quick = routine(legal, greedy_claims=True)
+        if quick is not None:
+            return quick
+        cands = candidates(view, legal)
+        if len(cands) == 1:
+            return cands[0]
+        values = search(view, cands, rng, self.budget_ms)
+        best = 0
+        for i, v in enumerate(values):
+            if v > values[best]:
+                best = i
+        return cands[best]
+
+    def choose(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """``decide`` that never raises."""
+        return safe_choose(self, view, legal, rng)

@@ -1,0 +1,171 @@
+"""``medium``: sound one-move heuristics, no look-ahead.
+
+Each legal play gets a score; the best is played (ties: the first in the engine's
+order, so the choice is deterministic). The terms, in pips-like units:
+
+* going out beats everything;
+* shed weight: the tile's pips, and a bonus for a double (doubles fit only one
+  number, so they are played early);
+* keep a spread: one point per distinct number left in hand, and up to three
+  tiles of the hand that will still fit the board (so the seat is not forced to
+  draw or pass next turn);
+* block: a large bonus when the next seat is an opponent known to lack every
+  number the play leaves open (from its passes and draws), a small bonus per
+  unseen tile that can no longer follow; the reverse for a partner;
+* scoring variants: three times the points the play makes, minus one and a half
+  times the most the next opponent could score on the board it leaves with any
+  tile it may hold ("do not set up the next seat");
+* Spider: a bonus for getting rid of the 0-0, which costs 25 when held alone.
+
+It always claims and always calls Muggins. Spider's close phase: close the
+doubles just laid whose number it holds no more of (the end could only serve the
+opponent), otherwise close nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots.board import Board, after_play, board_of, fit_mask, hand_mask, points
+from games.bots.common import routine, safe_choose
+from games.bots.knowledge import Knowledge, knowledge_of
+from games.engine import Action
+from games.engine.actions import CLOSE, CONTINUE, PLAY, PLAY_DOUBLES
+from games.engine.layout import playable_ends
+from games.engine.tiles import (
+    IS_DOUBLE,
+    NUM_MASK,
+    PIPS,
+    TILE_HI,
+    TILE_LO,
+    bits,
+    tile_id,
+)
+
+GOING_OUT = 1_000_000.0
+W_DOUBLE = 4.0
+W_SPREAD = 0.0
+W_KEEP = 1.5
+W_BLOCK = 8.0
+W_NARROW = 2.0
+W_POINTS = 3.0
+W_THREAT = 1.5
+W_DOUBLE_BLANK = 8.0
+
+
+def _numbers(mask: int) -> int:
+    """How many distinct numbers a hand shows."""
+    seen = 0
+    for t in bits(mask):
+        seen |= 1 << TILE_LO[t] | 1 << TILE_HI[t]
+    return seen.bit_count()
+
+
+def threat(board: Board, tiles: int) -> int:
+    """Most end-sum points one play of any of ``tiles`` could make on ``board``."""
+    if not board.rules.end_scoring:
+        return 0
+    best = 0
+    for eid, v, _ in playable_ends(board.ends):
+        for u in bits(tiles & NUM_MASK[v]):
+            p = points(after_play(board, u, eid))
+            if p > best:
+                best = p
+    return best
+
+
+def play_score(
+    action: Action, hand: int, board: Board, k: Knowledge, seat: int
+) -> float:
+    """The heuristic value of one play (``play`` or ``play_doubles``)."""
+    r = board.rules
+    if action.type == PLAY:
+        assert action.tile is not None and action.end is not None
+        steps = [(tile_id(*action.tile), action.end)]
+    else:
+        steps = [(tile_id(*p), e) for p, e in action.plays]
+    nb = board
+    score = 0.0
+    made = 0
+    for t, e in steps:
+        nb = after_play(nb, t, e)
+        hand &= ~(1 << t)
+        score += PIPS[t] + (W_DOUBLE if IS_DOUBLE[t] else 0.0)
+        if r.scoring == "spider" and t == 0:
+            score += W_DOUBLE_BLANK
+        made = points(nb)
+    if hand == 0:
+        return GOING_OUT + score
+    fit = fit_mask(nb)
+    score += W_SPREAD * _numbers(hand)
+    score += W_KEEP * min(3, (hand & fit).bit_count())
+    nxt = (seat + 1) % r.seats
+    foe = r.side_of[nxt] != r.side_of[seat]
+    sign = 1.0 if foe else -1.0
+    may_hold = k.unseen & ~k.lacks(nxt)
+    follow = may_hold & fit
+    if k.counts[nxt] > 0 and not follow:
+        score += sign * W_BLOCK
+    score -= sign * W_NARROW * follow.bit_count()
+    if r.end_scoring:
+        score += W_POINTS * made
+        score -= sign * W_THREAT * threat(nb, may_hold)
+    return score
+
+
+def ranked_plays(view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The plays of ``legal``, best first by ``play_score`` (stable)."""
+    plays = [a for a in legal if a.type in (PLAY, PLAY_DOUBLES)]
+    if len(plays) <= 1:
+        return plays
+    board = board_of(view)
+    k = knowledge_of(view)
+    hand = hand_mask(view)
+    seat = view["seat"]
+    scored = [(play_score(a, hand, board, k, seat), i) for i, a in enumerate(plays)]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [plays[i] for _, i in scored]
+
+
+def close_choice(view: dict[str, Any], legal: list[Action]) -> Action:
+    """Spider: close the new doubles whose number the hand no longer shows."""
+    hand = hand_mask(view)
+    ends = {e[0]: e[1] for e in view["public_state"]["ends"]}
+    want = tuple(
+        sorted(
+            e
+            for e in view["public_state"]["to_close"]
+            if not hand & NUM_MASK[ends.get(e, 0)]
+        )
+    )
+    for a in legal:
+        if a.type == CLOSE and a.ends == want:
+            return a
+    return next((a for a in legal if a.type == CONTINUE), legal[0])
+
+
+@dataclass(frozen=True)
+class MediumBot:
+    """One-move heuristics (see the module docstring)."""
+
+    level: str = "medium"
+
+    def decide(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """The best action by the heuristics."""
+        quick = routine(legal, greedy_claims=True)
+        if quick is not None:
+            return quick
+        if view["phase"] == "close":
+            return close_choice(view, legal)
+        plays = ranked_plays(view, legal)
+        return plays[0] if plays else legal[0]
+
+    def choose(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """``decide`` that never raises."""
+        return safe_choose(self, view, legal, rng)
