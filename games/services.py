@@ -467,6 +467,7 @@ def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:
         seat.place = result.place
         seat.score = result.score
     Seat.objects.bulk_update(seats, ["place", "score"])
+
     def announce() -> None:
         replies = table_finished.send_robust(
             sender=Table,

@@ -1,4 +1,4 @@
-"""The presence socket: auth, Origin check, online count, bad frames, idling on Redis."""
+"""The presence socket: auth, Origin, online count, bad frames, idling on Redis."""
 
 import asyncio
 import json
@@ -21,7 +21,8 @@ async def session_cookie(user) -> bytes:
         client.force_login(user)
         return client.cookies[settings.SESSION_COOKIE_NAME].value
 
-    return f"{settings.SESSION_COOKIE_NAME}={await database_sync_to_async(login)()}".encode()
+    value = await database_sync_to_async(login)()
+    return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
 
 
 async def open_socket(user=None, origin=b"http://testserver"):
@@ -42,7 +43,7 @@ async def next_count(comm) -> int:
 
 
 async def wait_count(comm, expected: int) -> None:
-    """Read pushed counts until ``expected`` arrives (earlier pushes may queue first)."""
+    """Read pushed counts until ``expected`` arrives (earlier pushes queue first)."""
     seen = []
     for _ in range(10):
         seen.append(await next_count(comm))
