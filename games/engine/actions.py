@@ -140,7 +140,10 @@ def parse_action(d: Any) -> Action:
         CLOSE: {"ends"},
         PLAY_DOUBLES: {"plays"},
     }.get(kind, set())
-    extra = set(d) - expected - {"type"}
+    # A play copied from a view's ``legal`` list carries the points it would make;
+    # that annotation is informative and ignored here (the engine recomputes it).
+    ignored = {"points"} if kind == PLAY else set()
+    extra = set(d) - expected - ignored - {"type"}
     if extra:
         raise IllegalAction(
             f"Unexpected field(s) for {kind}: {', '.join(sorted(extra))}."

@@ -9,6 +9,7 @@ import pytest
 from games.engine import (
     VARIANTS,
     Action,
+    IllegalAction,
     InvalidOptions,
     Options,
     action_to_dict,
@@ -194,3 +195,13 @@ def test_public_info_infers_missing_numbers_from_passes() -> None:
     s = apply(play(s, 0, (6, 6), "root"), 1, Action.pass_())
     info = public_info(view(s, 0))
     assert info["missing"][1] == [6]
+
+
+def test_every_legal_entry_of_a_view_can_be_sent_back_as_is() -> None:
+    """The protocol promise: ``legal`` holds exactly what a client may send."""
+    s = rig("all_fives", [[(5, 5), (0, 1)], [(5, 3), (4, 6)]])
+    for entry in view(s, 0)["legal"]:
+        assert "points" in entry
+        assert apply(s, 0, entry) != s
+    with pytest.raises(IllegalAction, match="Unexpected field"):
+        parse_action({"type": "draw", "points": 3})
