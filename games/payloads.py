@@ -100,3 +100,16 @@ def push_messages(
         )
     )
     return out
+
+
+def seats_messages(
+    *, table: Table, seats: Sequence[Seat]
+) -> list[tuple[str, dict[str, Any]]]:
+    """A ``seats`` frame (who is connected or away) for every group of the table.
+
+    Not a new ``state``: it carries the current ``seq`` and changes no view.
+    """
+    text = json.dumps({"type": "seats", "seq": table.seq, "seats": seats_public(seats)})
+    groups = [seat_group(table.pk, s.position) for s in seats]
+    groups.append(watch_group(table.pk))
+    return [(g, {"type": "table.push", "seq": table.seq, "text": text}) for g in groups]

@@ -22,7 +22,7 @@ from games import engine
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.payloads import push_messages
+from games.payloads import push_messages, seats_messages
 from games.results import seat_results
 from games.signals import table_finished
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
@@ -352,8 +352,18 @@ def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
 
 @transaction.atomic
 def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> None:
-    """Record a player's connection; the seat is kept either way."""
-    Seat.objects.filter(table_id=table_id, user=user).update(connected=connected)
+    """Record a player's connection (the seat is kept either way) and tell the table."""
+    changed = Seat.objects.filter(
+        table_id=table_id, user=user, connected=not connected
+    ).update(connected=connected)
+    if not changed:
+        return
+    table = Table.objects.get(pk=table_id)
+    if table.status != Table.Status.PLAYING:
+        return
+    seats = list(table.seats.select_related("user"))
+    messages = seats_messages(table=table, seats=seats)
+    transaction.on_commit(lambda: group_send_all(messages))
 
 
 @transaction.atomic

@@ -67,6 +67,12 @@ class Player:
             self.errors.append(frame)
         return frame
 
+    async def wait_state(self, seq: int) -> dict:
+        """Read frames until a state of at least ``seq`` has arrived."""
+        while self.state is None or self.state["seq"] < seq:
+            await self.receive()
+        return self.state
+
     async def drain(self) -> None:
         while not await self.comm.receive_nothing(timeout=0.05, interval=0.01):
             await self.receive()
@@ -261,9 +267,10 @@ async def test_reconnect_mid_hand_gets_the_identical_view(make_user):
     rng = random.Random(1)
     for _ in range(6):  # a few moves into the hand
         mover = a if a.state["view"]["legal"] else b
+        seq = mover.state["seq"]
         await mover.act(rng.choice(mover.state["view"]["legal"]))
-        await a.receive()
-        await b.receive()
+        await a.wait_state(seq + 1)
+        await b.wait_state(seq + 1)
     before = a.state
     await a.comm.disconnect()
     again = await Player.join(table.pk, ana)
@@ -273,7 +280,13 @@ async def test_reconnect_mid_hand_gets_the_identical_view(make_user):
     # sync gives the same frame again.
     await again.send({"type": "sync"})
     frame = await again.receive()
+    while frame["type"] != "state":
+        frame = await again.receive()
     assert frame["view"] == before["view"]
+    # The other player was told that this seat left and is connected again.
+    await b.drain()
+    seen = [f for f in b.frames if f["type"] == "seats"]
+    assert [f["seats"][0]["connected"] for f in seen][-2:] == [False, True]
     await again.comm.disconnect()
     await b.comm.disconnect()
 
