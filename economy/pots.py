@@ -10,40 +10,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from economy import conf
 from economy.errors import (
     EconomyError,
+    IdempotencyConflict,
+    InsufficientFunds,
     InvalidAmount,
     InvalidInput,
     PotClosed,
     PotNotFound,
 )
 from economy.ledger import (
+    TRANSACTIONS,
     accounts_lock,
     check_table_ref,
     check_user_id,
+    escrow_ensure,
     escrow_key,
+    escrow_wallets_lock,
     fingerprint_of,
     ledger_post,
     transaction_existing,
     wallets_ensure,
 )
 from economy.models import Account, Entry, Transaction
-
-
-def _escrow_ensure(*, table_ref: str) -> int:
-    account, _ = Account.objects.get_or_create(
-        key=escrow_key(table_ref),
-        defaults={
-            "kind": Account.Kind.ESCROW,
-            "table_ref": table_ref,
-            "state": Account.State.OPEN,
-            "balance": 0,
-        },
-    )
-    return account.pk
 
 
 def _entries_paid(*, table_ref: str) -> list[tuple[int, int, int]]:
@@ -74,30 +66,40 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     if type(amount) is not int or amount not in conf.entry_fees():
         fees = sorted(conf.entry_fees())
         raise InvalidAmount(f"an entry fee is one of {fees}, not {amount!r}")
-    wallet_id = wallets_ensure(user_ids=[user_id])[user_id]
-    escrow_id = _escrow_ensure(table_ref=table_ref)
-    locked = accounts_lock(account_ids=[escrow_id, wallet_id])
-    escrow, wallet = locked[escrow_id], locked[wallet_id]
+    escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
+    if escrow is None or user_id not in wallets:
+        # A new pot or a new player: create what is missing, then lock. Nothing
+        # is locked while the escrow is missing, so the lock order holds.
+        wallets_ensure(user_ids=[user_id])
+        if escrow is None:
+            escrow_ensure(table_ref=table_ref)
+        escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
     key = f"entry:{table_ref}:{user_id}"
     fingerprint = fingerprint_of(
         {"kind": "entry", "table": table_ref, "user": user_id, "amount": amount}
     )
-    if posted := transaction_existing(key=key, fingerprint=fingerprint):
-        return posted
-    if escrow.state != Account.State.OPEN:
-        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
-    if escrow.entry_fee is None:
-        escrow.entry_fee = amount
-        escrow.save(update_fields=["entry_fee"])
-    elif escrow.entry_fee != amount:
-        raise InvalidAmount(f"this pot takes entries of {escrow.entry_fee}")
-    return ledger_post(
-        key=key,
-        kind=Transaction.Kind.ENTRY,
-        legs=[(wallet, -amount), (escrow, amount)],
-        fingerprint=fingerprint,
-        table_ref=table_ref,
-    )
+    try:
+        if escrow.state != Account.State.OPEN:
+            raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+        if escrow.entry_fee not in (None, amount):
+            raise InvalidAmount(f"this pot takes entries of {escrow.entry_fee}")
+        return ledger_post(
+            key=key,
+            kind=Transaction.Kind.ENTRY,
+            legs=[(wallets[user_id], -amount), (escrow, amount)],
+            fingerprint=fingerprint,
+            table_ref=table_ref,
+            escrow_set={"entry_fee": amount} if escrow.entry_fee is None else None,
+        )
+    except (PotClosed, InvalidAmount, InsufficientFunds, IdempotencyConflict):
+        # Refused before anything was written. A repeat of an earlier payment is
+        # not refused: it returns that payment (or raises IdempotencyConflict if
+        # it asked for something else), whatever the pot and wallet hold now. The
+        # key is only ever posted under this escrow's lock, so this look-up after
+        # the fact sees the same as one before would have.
+        if posted := transaction_existing(key=key, fingerprint=fingerprint):
+            return posted
+        raise
 
 
 @transaction.atomic
@@ -169,30 +171,33 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
         raise InvalidInput("a pot needs at least one winner")
     if len(set(winners)) != len(winners):
         raise InvalidInput(f"a winner appears twice: {winners}")
-    escrow_id = (
-        Account.objects.filter(key=escrow_key(table_ref))
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if escrow_id is None:
+    escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=winners)
+    if escrow is None:
         raise PotNotFound(f"table {table_ref} has no pot")
-    wallet_ids = dict(
-        Account.objects.filter(
-            kind=Account.Kind.WALLET, user_id__in=winners
-        ).values_list("user_id", "pk")
-    )
-    locked = accounts_lock(account_ids=[escrow_id, *wallet_ids.values()])
-    escrow = locked[escrow_id]
     key = f"payout:{table_ref}"
     fingerprint = fingerprint_of(
         {"kind": "payout", "table": table_ref, "winners": winners}
     )
-    if posted := transaction_existing(key=key, fingerprint=fingerprint):
-        return posted
+    # One look-up under the escrow's lock: an earlier payout, and the winners'
+    # entries (``entry:<table>:<user>`` is posted only by pot_entry_pay).
+    entry_keys = {f"entry:{table_ref}:{uid}": uid for uid in winners}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT key, id, fingerprint FROM {TRANSACTIONS} "  # noqa: S608
+            f"WHERE key IN ({', '.join(['%s'] * (len(entry_keys) + 1))})",
+            [key, *entry_keys],
+        )
+        found = {row[0]: row[1:] for row in cursor.fetchall()}
+    if key in found:
+        posted_id, posted_fingerprint = found[key]
+        if posted_fingerprint != fingerprint:
+            raise IdempotencyConflict(
+                f"idempotency key {key!r} was already used for different content"
+            )
+        return Transaction.objects.get(pk=posted_id)
     if escrow.state != Account.State.OPEN:
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
-    payers = {user_id for _, user_id, _ in _entries_paid(table_ref=table_ref)}
-    if strangers := [uid for uid in winners if uid not in payers]:
+    if strangers := [uid for k, uid in entry_keys.items() if k not in found]:
         raise InvalidInput(f"user(s) {strangers} did not pay into pot {table_ref}")
     total = escrow.balance
     share, remainder = divmod(total, len(winners))
@@ -200,13 +205,12 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
     for index, uid in enumerate(winners):
         amount = share + (remainder if index == 0 else 0)
         if amount:
-            legs.append((locked[wallet_ids[uid]], amount))
-    posted = ledger_post(
+            legs.append((wallets[uid], amount))
+    return ledger_post(
         key=key,
         kind=Transaction.Kind.PAYOUT,
         legs=legs,
         fingerprint=fingerprint,
         table_ref=table_ref,
+        escrow_set={"state": Account.State.SETTLED.value},
     )
-    Account.objects.filter(pk=escrow_id).update(state=Account.State.SETTLED)
-    return posted

@@ -1,8 +1,9 @@
 """Faults: an exception in the middle of a settlement leaves nothing behind."""
 
 import pytest
+from django.db import connection
 
-from economy.models import Account, Transaction
+from economy.models import Transaction
 from economy.selectors import pot_balance, pot_state, wallet_balance
 from economy.services import pot_entry_pay, pot_settle
 from tests.economy.conftest import assert_sound, snapshot
@@ -14,28 +15,31 @@ class Injected(RuntimeError):
     pass
 
 
-@pytest.mark.parametrize("where", ["bulk_update", "update"])
-def test_exception_mid_settlement_leaves_no_partial_transaction(
-    player, monkeypatch, where
-):
+# A statement of the settlement that fails: once the transaction row is written
+# (its entries), once the transaction and its entries are (the balances and state).
+FAILING_STATEMENT = {
+    "entries": "INSERT INTO economy_entry",
+    "balances": "UPDATE economy_account",
+}
+
+
+@pytest.mark.parametrize("where", sorted(FAILING_STATEMENT))
+def test_exception_mid_settlement_leaves_no_partial_transaction(player, where):
     users = [player(250) for _ in range(4)]
     for user in users:
         pot_entry_pay(table_ref="42", user_id=user.pk, amount=250)
     before = snapshot()
+    seen = []
 
-    # After the transaction row and its entries are written: balances, then state.
-    def boom(*args, **kwargs):
-        raise Injected(where)
+    def boom(execute, sql, params, many, context):
+        if sql.replace('"', "").startswith(FAILING_STATEMENT[where]):
+            raise Injected(where)
+        seen.append(sql)
+        return execute(sql, params, many, context)
 
-    if where == "bulk_update":
-        monkeypatch.setattr(Account.objects, "bulk_update", boom)
-    else:
-        monkeypatch.setattr(
-            "django.db.models.query.QuerySet.update", boom, raising=True
-        )
-    with pytest.raises(Injected):
+    with pytest.raises(Injected), connection.execute_wrapper(boom):
         pot_settle(table_ref="42", winner_user_ids=[users[0].pk])
-    monkeypatch.undo()
+    assert any("economy_transaction" in sql and "INSERT" in sql for sql in seen)
 
     assert snapshot() == before
     assert not Transaction.objects.filter(key="payout:42").exists()

@@ -98,6 +98,23 @@ def test_twenty_players_race_for_two_tables_with_coins_for_one(player):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_first_entries_of_a_new_pot_race_to_one_pot(player):
+    users = [player(500) for _ in range(8)]
+    calls = [(u.pk,) for u in users] + [(u.pk,) for u in users[:4]]  # 4 repeats
+
+    def pay(user_id):
+        return pot_entry_pay(table_ref="NEW", user_id=user_id, amount=250)
+
+    results = run_threads(pay, calls)
+    assert kinds(results) == {"Transaction": 12}
+    assert len({r.pk for r in results}) == 8
+    assert Account.objects.filter(key="pot:NEW").count() == 1
+    assert pot_balance(table_ref="NEW") == 8 * 250
+    assert all(wallet_balance(user_id=u.pk) == 250 for u in users)
+    assert_sound()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_simultaneous_daily_bonus_claims_pay_once(player):
     user = player()
     results = run_threads(lambda: daily_bonus_claim(user_id=user.pk), [()] * 12)
