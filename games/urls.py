@@ -3,6 +3,9 @@ from django.urls import path
 from games import views
 
 urlpatterns = [
+    path("play/", views.play, name="play"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/rematch/", views.table_rematch, name="table-rematch"),
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),
     path("tables/<int:table_id>/log.json", views.table_log_json, name="table-log"),
 ]

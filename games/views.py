@@ -1,11 +1,25 @@
-"""Table pages: the hand history and the JSON export of a table that has ended."""
+"""Game pages: Play (start a practice table), the table, rematch, history, log."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from games import engine
+from games.errors import TableError
+from games.forms import PlayForm
 from games.history import table_hands, table_log_export
 from games.models import Table
+from games.services import table_practice_create
+from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
+from games.stats import practice_stats
 
 ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 
@@ -15,6 +29,100 @@ def _ended_table(table_id: int) -> Table:
     if table.status not in ENDED:
         raise Http404("The history opens when the table has ended.")
     return table
+
+
+def _form_error(form: PlayForm, err: TableError) -> None:
+    field = err.field if err.field in form.fields else None
+    form.add_error(field, err.message)
+
+
+@login_required
+def play(request: HttpRequest) -> HttpResponse:
+    """GET: the practice form and statistics; POST: create the table and go to it."""
+    if request.method == "POST":
+        form = PlayForm(request.POST)
+        if form.is_valid():
+            try:
+                table = table_practice_create(
+                    user=request.user, **form.practice_arguments()
+                )
+            except TableError as err:
+                _form_error(form, err)
+            else:
+                return redirect("table", table_id=table.pk)
+        status = 400
+    else:
+        form = PlayForm()
+        status = 200
+    variants = {key: spec.to_dict() for key, spec in engine.VARIANTS.items()}
+    return render(
+        request,
+        "games/play.html",
+        {
+            "form": form,
+            "variants": variants,
+            "variant_list": list(engine.VARIANTS.values()),
+            "stats": practice_stats(user=request.user),
+        },
+        status=status,
+    )
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table: the page loads, then the socket brings every state."""
+    table = get_object_or_404(Table, pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    mine = next((s for s in seats if s.user_id == request.user.pk), None)
+    spec = engine.VARIANTS.get(table.variant)
+    config: dict[str, Any] = {
+        "id": table.pk,
+        "ws": f"/ws/tables/{table.pk}/",
+        "seat": mine.position if mine else None,
+        "variant": table.variant,
+        "title": spec.title if spec else table.variant,
+        "scoring": spec.scoring if spec else "",
+        "practice": table.mode == Table.Mode.PRACTICE,
+        "rematch": reverse("table-rematch", args=[table.pk])
+        if table.mode == Table.Mode.PRACTICE and mine is not None
+        else None,
+        "history": reverse("table-history", args=[table.pk]),
+        "play": reverse("play"),
+    }
+    return render(
+        request,
+        "games/table.html",
+        {"table": table, "spec": spec, "config": config, "seat": mine},
+    )
+
+
+@login_required
+@require_POST
+def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A new practice table with the same options, computers and speed."""
+    table = get_object_or_404(Table, pk=table_id, mode=Table.Mode.PRACTICE)
+    seats = list(table.seats.all())
+    if not any(s.user_id == request.user.pk for s in seats):
+        raise Http404("You did not play at this table.")
+    if table.status not in ENDED:
+        messages.error(request, _("Finish or leave this game before a rematch."))
+        return redirect("table", table_id=table.pk)
+    options = {k: v for k, v in table.options.items() if k != "variant"}
+    speed = next(
+        (k for k, ms in BOT_SPEEDS.items() if ms == table.bot_delay_ms), DEFAULT_SPEED
+    )
+    try:
+        new = table_practice_create(
+            user=request.user,
+            variant=table.variant,
+            options=options,
+            bot_levels=[s.bot_level for s in seats if s.position > 0],
+            bot_speed=speed,
+        )
+    except TableError as err:
+        messages.error(request, err.message)
+        return redirect("play")
+    return redirect("table", table_id=new.pk)
 
 
 @login_required

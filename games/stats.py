@@ -1,0 +1,43 @@
+"""Practice statistics: games won and played, by the computers' strongest level."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games.models import Seat, Table
+
+LEVELS = [level for level, _label in Seat.BotLevel.choices]
+LEVEL_RANK = {level: i for i, level in enumerate(LEVELS)}
+
+
+def practice_stats(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """``[{"level", "label", "played", "won"}]`` for easy, medium and hard.
+
+    A finished practice table where the user sat counts once, under the highest
+    level among its computer players; it is won when the user's seat placed first.
+    """
+    seats = Seat.objects.filter(
+        table__mode=Table.Mode.PRACTICE,
+        table__status=Table.Status.FINISHED,
+        table__seats__user=user,
+    ).values_list("table_id", "user_id", "bot_level", "place")
+    top: dict[int, int] = {}
+    won: dict[int, bool] = defaultdict(bool)
+    for table_id, user_id, bot_level, place in seats:
+        if user_id == user.pk:
+            won[table_id] = place == 1
+        elif bot_level in LEVEL_RANK:
+            top[table_id] = max(top.get(table_id, -1), LEVEL_RANK[bot_level])
+    played = [0] * len(LEVELS)
+    wins = [0] * len(LEVELS)
+    for table_id, rank in top.items():
+        played[rank] += 1
+        wins[rank] += won[table_id]
+    labels = dict(Seat.BotLevel.choices)
+    return [
+        {"level": level, "label": labels[level], "played": played[i], "won": wins[i]}
+        for i, level in enumerate(LEVELS)
+    ]

@@ -1,0 +1,29 @@
+// Entry point of the table page.
+import { TableSocket } from "./socket.js";
+import { TableUI } from "./ui.js";
+
+const config = JSON.parse(document.getElementById("table-config").textContent);
+const root = document.getElementById("table-app");
+
+let socket = null;
+const ui = new TableUI(root, config, {
+  act: (action) => socket.act(action),
+  back: () => socket.send({ type: "back" }),
+  leave: () => socket.send({ type: "leave" }),
+});
+socket = new TableSocket(config.ws, {
+  onState: (frame) => ui.update(frame),
+  onError: (frame) => ui.error(frame),
+  onStatus: (status) => ui.setConnection(status),
+});
+ui.setConnection("connecting");
+socket.connect();
+
+const leave = document.getElementById("leave");
+if (leave) {
+  leave.addEventListener("click", () => {
+    if (window.confirm("Leave this game? A practice game is abandoned.")) socket.send({ type: "leave" });
+  });
+}
+// For the browser tests and the curious: the live socket and renderer.
+window.dominoTable = { socket, ui };

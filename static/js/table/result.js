@@ -1,0 +1,113 @@
+// Words for seats and events, and the end-of-hand breakdown.
+
+import { tileEl, tileLabel } from "./tiles.js";
+
+export function seatName(seats, position, you) {
+  if (position === you) return "You";
+  const seat = seats.find((s) => s.position === position);
+  return seat ? seat.name : `Seat ${position + 1}`;
+}
+
+function sideName(view, seats, side, you) {
+  const members = view.teams ? view.teams[side] : [side];
+  return members.map((p) => seatName(seats, p, you)).join(" & ");
+}
+
+export function describeEvent(event, seats, you) {
+  const who = seatName(seats, event.seat, you);
+  switch (event.type) {
+    case "played":
+      return `${who} played ${tileLabel(event.tile)}${event.points ? ` (${event.points})` : ""}`;
+    case "drew":
+      return `${who} drew${event.tile ? ` ${tileLabel(event.tile)}` : ""}`;
+    case "passed":
+      return `${who} passed`;
+    case "claimed":
+      return `${who} claimed ${event.points}`;
+    case "declined":
+      return `${who} did not claim ${event.points}`;
+    case "muggins":
+      return `${who} called Muggins: ${event.points}`;
+    case "closed":
+      return `${who} closed ${event.ends.length === 1 ? "a double" : `${event.ends.length} doubles`}`;
+    default:
+      return "";
+  }
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const ROUNDING = {
+  nearest_5_each: "each rounded to the nearest 5",
+  nearest_5_total: "total rounded to the nearest 5",
+  exact: "",
+};
+
+/** The breakdown of the hand that just ended: why, every hand, pips and points. */
+export function handResultEl(view, seats, you) {
+  const r = view.hand_result;
+  const box = el("div", "breakdown");
+  const title = el("h2", null, `Hand ${view.hand_no}: `);
+  title.id = "result-title";
+  let why;
+  if (r.reason === "out") why = `${seatName(seats, r.out_seat, you)} went out.`;
+  else if (r.reason === "blocked" && r.tie) why = "Blocked — a tie for the lowest total, nobody scores.";
+  else if (r.reason === "blocked")
+    why = `Blocked — ${sideName(view, seats, r.winner_side, you)} had the lowest total.`;
+  else why = "The target was reached.";
+  title.append(why);
+  box.append(title);
+
+  const table = el("table", "list reveal");
+  const head = el("tr");
+  for (const text of ["Player", "Tiles left", "Pips"]) {
+    const th = el("th", null, text);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
+  const body = el("tbody");
+  r.hands.forEach((tiles, position) => {
+    const tr = el("tr");
+    const name = el("th", null, seatName(seats, position, you));
+    name.scope = "row";
+    const cell = el("td", "tiles");
+    if (!tiles.length) cell.append(el("span", "muted", "none"));
+    for (const tile of tiles) cell.append(tileEl(tile, { orient: "v", extraClass: "mini" }));
+    const charge = r.charged && r.charged[position] ? ` (charged ${r.charged[position]})` : "";
+    tr.append(name, cell, el("td", "pips", `${r.pips[position]}${charge}`));
+    body.append(tr);
+  });
+  table.append(body);
+  box.append(table);
+
+  const lines = el("ul", "points-list");
+  const winner = r.winner_side !== null && r.winner_side !== undefined ? sideName(view, seats, r.winner_side, you) : null;
+  for (const c of r.contributions || []) {
+    const from = sideName(view, seats, c.side, you);
+    let text;
+    if (r.penalties) text = `${from}: charged ${c.points} penalty points`;
+    else if (c.pips === c.points) text = `${from}: ${c.pips} pips → ${c.points} to ${winner}`;
+    else text = `${from}: ${c.pips} pips → ${c.points} to ${winner} (rounded)`;
+    lines.append(el("li", null, text));
+  }
+  const rounding = ROUNDING[r.rounding];
+  if (rounding && (r.contributions || []).length) lines.append(el("li", "muted", `Hand bonus ${rounding}.`));
+  if (!r.penalties) {
+    const gained = r.points
+      .map((p, side) => (p ? `${sideName(view, seats, side, you)} +${p}` : null))
+      .filter(Boolean);
+    lines.append(el("li", "total", gained.length ? `This hand: ${gained.join(", ")}.` : "This hand: no points."));
+  }
+  box.append(lines);
+  const totals = r.scores.map((s, side) => `${sideName(view, seats, side, you)} ${s}`).join(" · ");
+  box.append(el("p", "totals", `${r.penalties ? "Penalties" : "Scores"}: ${totals} (target ${view.target})`));
+  return box;
+}

@@ -1,0 +1,88 @@
+// The table's WebSocket: numbered state frames, resync on gaps, reconnect with backoff.
+
+const MAX_BACKOFF_MS = 8000;
+
+export class TableSocket {
+  /**
+   * @param {string} path e.g. "/ws/tables/7/"
+   * @param {{onState: Function, onError: Function, onStatus: Function}} handlers
+   */
+  constructor(path, handlers) {
+    this.path = path;
+    this.handlers = handlers;
+    this.seq = null;
+    this.attempt = 0;
+    this.ws = null;
+    this.stopped = false;
+    this.opened = false;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${window.location.host}${this.path}`;
+  }
+
+  connect() {
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      const reconnect = this.opened;
+      this.opened = true;
+      this.attempt = 0;
+      this.handlers.onStatus("open");
+      // The server sends the state on connect; ask again after a reconnect anyway.
+      if (reconnect) this.send({ type: "sync" });
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (event.code === 4401 || event.code === 4404) {
+        this.handlers.onStatus(event.code === 4401 ? "signed_out" : "no_table");
+        return;
+      }
+      this.handlers.onStatus("reconnecting");
+      const delay = Math.min(MAX_BACKOFF_MS, 400 * 2 ** this.attempt);
+      this.attempt += 1;
+      window.setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
+    });
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (frame.type === "state") {
+      if (this.seq !== null && frame.seq < this.seq) return; // older than shown
+      const gap = this.seq !== null && frame.seq > this.seq + 1;
+      this.seq = frame.seq;
+      this.handlers.onState(frame);
+      if (gap) this.send({ type: "sync" });
+    } else if (frame.type === "error") {
+      if (frame.code === "stale_seq") this.send({ type: "sync" });
+      this.handlers.onError(frame);
+    }
+  }
+
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      this.handlers.onError({ code: "offline", message: "" });
+      return false;
+    }
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  act(action) {
+    return this.send({ type: "act", seq: this.seq, action });
+  }
+
+  /** Drop the connection on purpose, e.g. to test that it comes back. */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+}

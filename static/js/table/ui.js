@@ -1,0 +1,562 @@
+// The table page: renders the latest state frame and turns clicks, drags and keys
+// into one of the view's legal actions.
+
+import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
+import { describeEvent, handResultEl, seatName } from "./result.js";
+
+const ERRORS = {
+  stale_seq: "The table moved on before your move arrived — try again.",
+  not_your_turn: "It is not your turn.",
+  offline: "Not connected — reconnecting…",
+  rate_limited: "Slow down a little.",
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+const END_NAMES = { left: "left", right: "right", n: "north", e: "east", s: "south", w: "west" };
+
+function endName(id) {
+  if (END_NAMES[id]) return END_NAMES[id];
+  const [tile, side] = id.split(":");
+  return `${tile.replace("-", DASH)} ${side === "l" ? "left" : "right"} side`;
+}
+
+function armName(arm) {
+  if (arm.id === "line") return "Line";
+  if (END_NAMES[arm.id]) return END_NAMES[arm.id][0].toUpperCase() + END_NAMES[arm.id].slice(1);
+  return endName(arm.id);
+}
+
+export class TableUI {
+  constructor(root, config, send) {
+    this.root = root;
+    this.config = config;
+    this.send = send; // {act(action), back(), leave()}
+    this.frame = null;
+    this.selected = null; // tile key of the chosen tile
+    this.showMatchResult = false;
+    this.connection = "connecting";
+    this.errorTimer = null;
+    this.parts = {
+      conn: root.querySelector("#conn"),
+      seats: root.querySelector("#seats"),
+      info: root.querySelector("#info"),
+      board: root.querySelector("#board"),
+      status: root.querySelector("#status"),
+      error: root.querySelector("#error"),
+      result: root.querySelector("#result"),
+      match: root.querySelector("#match-result"),
+      actions: root.querySelector("#actions"),
+      hand: root.querySelector("#hand"),
+    };
+    window.setInterval(() => this.tickClocks(), 250);
+    root.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  // --- inputs from the socket
+
+  update(frame) {
+    const before = this.frame;
+    this.frame = frame;
+    const view = frame.view;
+    if (this.selected && !(view?.hand || []).some((t) => tileKey(t) === this.selected)) {
+      this.selected = null;
+    }
+    if (before?.view && view && before.view.hand_no !== view.hand_no) this.selected = null;
+    if (view?.phase !== "match_over") this.showMatchResult = false;
+    this.render();
+  }
+
+  error(frame) {
+    const text = ERRORS[frame.code] || frame.message || "Something went wrong.";
+    const box = this.parts.error;
+    box.textContent = text;
+    box.hidden = false;
+    window.clearTimeout(this.errorTimer);
+    this.errorTimer = window.setTimeout(() => {
+      box.hidden = true;
+    }, 6000);
+  }
+
+  setConnection(status) {
+    this.connection = status;
+    const box = this.parts.conn;
+    const text = {
+      reconnecting: "reconnecting…",
+      connecting: "connecting…",
+      signed_out: "You are signed out — log in again to play.",
+      no_table: "This table does not exist.",
+    }[status];
+    box.hidden = !text;
+    box.textContent = text || "";
+    this.root.classList.toggle("offline", status !== "open");
+  }
+
+  // --- what the player may do
+
+  legal() {
+    return this.frame?.view?.legal || [];
+  }
+
+  playsFor(key) {
+    return this.legal().filter((a) => a.type === "play" && tileKey(a.tile) === key);
+  }
+
+  act(action) {
+    this.selected = null;
+    this.parts.error.hidden = true;
+    // Plays in ``legal`` carry the points they would make; the server's action
+    // parser refuses that extra field, so send the bare action.
+    const { points, ...bare } = action;
+    this.send.act(action.type === "play" ? bare : action);
+  }
+
+  chooseTile(key, { fromKeyboard = false } = {}) {
+    const plays = this.playsFor(key);
+    if (!plays.length) {
+      if (this.isMyTurn() && this.legal().some((a) => a.type === "play")) {
+        this.error({ message: `${key.replace("-", DASH)} fits no open end.` });
+      }
+      return;
+    }
+    if (plays.length === 1) {
+      this.act(plays[0]);
+      return;
+    }
+    this.selected = this.selected === key ? null : key;
+    this.render();
+    if (this.selected && fromKeyboard) {
+      this.root.querySelector(".end.fits")?.focus();
+    }
+  }
+
+  chooseEnd(endId) {
+    if (!this.selected) return;
+    const play = this.playsFor(this.selected).find((a) => a.end === endId);
+    if (play) this.act(play);
+  }
+
+  isMyTurn() {
+    const view = this.frame?.view;
+    return !!view && view.seat !== null && view.seat !== undefined && view.to_move === view.seat;
+  }
+
+  // --- rendering
+
+  render() {
+    const frame = this.frame;
+    if (!frame) return;
+    const focusKey = this.root.contains(document.activeElement)
+      ? document.activeElement.dataset.key
+      : null;
+    this.renderSeats();
+    this.renderInfo();
+    this.renderBoard();
+    this.renderStatus();
+    this.renderResult();
+    this.renderActions();
+    this.renderHand();
+    const leave = document.getElementById("leave");
+    if (leave) leave.hidden = frame.table.status !== "playing";
+    if (focusKey) {
+      const again = this.root.querySelector(`[data-key="${focusKey}"]:not([disabled])`);
+      const fallback =
+        this.root.querySelector(".hand .tile-btn.playable") ||
+        this.root.querySelector("#main-action:not([disabled])") ||
+        this.root.querySelector(".hand .tile-btn");
+      (again || fallback)?.focus({ preventScroll: true });
+    }
+  }
+
+  renderSeats() {
+    const { seats, view, table } = this.frame;
+    const list = this.parts.seats;
+    list.replaceChildren();
+    const timer = table.timer;
+    for (const seat of seats) {
+      const pos = seat.position;
+      const toMove = view && view.to_move === pos && !["hand_over", "match_over"].includes(view.phase);
+      const side = view?.side_of ? view.side_of[pos] : pos;
+      const score = view?.scores ? view.scores[side] : null;
+      const you = pos === this.frame.you;
+      const item = el(
+        "li",
+        {
+          class: `seat${toMove ? " to-move" : ""}${you ? " you" : ""}`,
+          "aria-current": toMove ? "true" : null,
+          dataset: { seat: String(pos) },
+        },
+        el("span", { class: "seat-name", text: you ? `${seat.name} (you)` : seat.name }),
+        seat.bot ? el("span", { class: "badge bot", text: "computer", title: "computer player" }) : null,
+        seat.team !== null && seat.team !== undefined && view?.options?.partnership
+          ? el("span", { class: `badge team t${seat.team}`, text: `team ${seat.team ? "B" : "A"}` })
+          : null,
+        seat.away ? el("span", { class: "badge away", text: "away" }) : null,
+        !seat.connected ? el("span", { class: "badge off", text: "offline" }) : null,
+        el("span", { class: "seat-stat" },
+          el("span", { class: "seat-tiles", text: String(view?.hand_counts?.[pos] ?? "–") }),
+          el("span", { class: "unit", text: view?.hand_counts?.[pos] === 1 ? " tile" : " tiles" }),
+          el("span", { class: "sep", "aria-hidden": "true", text: " · " }),
+          el("span", { class: "seat-score", text: score === null ? "–" : String(score) }),
+          el("span", { class: "unit", text: view?.variant === "spider" ? " penalty" : " pts" }),
+        ),
+        toMove && timer && timer.seat === pos && timer.kind === "clock"
+          ? el("span", { class: "clock", dataset: { deadline: String(timer.deadline) }, "aria-label": "turn clock" })
+          : null,
+        toMove && timer && timer.seat === pos && timer.kind === "bot"
+          ? el("span", { class: "thinking", text: "thinking…" })
+          : null,
+        toMove ? el("span", { class: "sr-only", text: " (to move)" }) : null,
+      );
+      list.append(item);
+    }
+    this.tickClocks();
+  }
+
+  tickClocks() {
+    const now = Date.now() / 1000;
+    for (const clock of this.root.querySelectorAll("[data-deadline]")) {
+      const left = Math.max(0, Math.ceil(Number(clock.dataset.deadline) - now));
+      const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      if (clock.textContent !== text) clock.textContent = text;
+      clock.classList.toggle("low", left <= 5);
+    }
+  }
+
+  renderInfo() {
+    const { view, table } = this.frame;
+    const bits = [this.config.title];
+    if (view) {
+      bits.push(`Hand ${view.hand_no}`);
+      bits.push(`Target ${view.target}`);
+      bits.push(`Stock ${view.stock_count}`);
+      if (view.end_sum !== null && view.end_sum !== undefined) bits.push(`Ends ${view.end_sum}`);
+    }
+    if (table.status === "cancelled") bits.push("abandoned");
+    this.parts.info.replaceChildren(
+      ...bits.map((text, i) => el("span", { class: i === 0 ? "variant" : "fact", text })),
+    );
+  }
+
+  endFits(endId) {
+    return !!this.selected && this.playsFor(this.selected).some((a) => a.end === endId);
+  }
+
+  endButton(end, direction) {
+    const view = this.frame.view;
+    if (end.state === "closed") {
+      return el("span", { class: "end closed", title: "closed end", "aria-label": `${endName(end.id)} end closed` },
+        el("span", { "aria-hidden": "true", text: "✕" }), el("span", { class: "end-word", text: "closed" }));
+    }
+    const play = this.selected ? this.playsFor(this.selected).find((a) => a.end === end.id) : null;
+    const anyPlay = this.legal().some((a) => a.type === "play" && a.end === end.id);
+    const scoring = play && play.points !== undefined && play.points !== null;
+    const label = `${endName(end.id)} end, ${end.value}${end.double ? " (double)" : ""}` +
+      (play ? `: play ${tileLabel(play.tile)} here${scoring ? `, ${play.points} points` : ""}` : "");
+    const button = el(
+      "button",
+      {
+        type: "button",
+        class: `end ${direction}${play ? " fits" : ""}${anyPlay ? " open" : ""}${end.double ? " dbl" : ""}`,
+        disabled: !play,
+        "aria-label": label,
+        dataset: { end: end.id, key: `end:${end.id}` },
+        onclick: () => this.chooseEnd(end.id),
+        ondragover: (event) => {
+          if (play) event.preventDefault();
+        },
+        ondrop: (event) => {
+          event.preventDefault();
+          this.chooseEnd(end.id);
+        },
+      },
+      direction === "left" ? el("span", { class: "arrow", "aria-hidden": "true", text: "◀" }) : null,
+      el("span", { class: "end-value", "aria-hidden": "true", text: String(end.value) }),
+      direction !== "left" ? el("span", { class: "arrow", "aria-hidden": "true", text: "▶" }) : null,
+      scoring ? el("span", { class: `points${play.points ? " scores" : ""}`, "aria-hidden": "true", text: `+${play.points}` }) : null,
+    );
+    return button;
+  }
+
+  renderBoard() {
+    const view = this.frame.view;
+    const board = this.parts.board;
+    const scrolls = {};
+    for (const row of board.querySelectorAll(".arm-tiles")) scrolls[row.dataset.arm] = row.scrollLeft;
+    board.replaceChildren();
+    if (!view) return;
+    const layout = view.layout;
+    if (!layout.root) {
+      const rootPlays = this.legal().filter((a) => a.type === "play" && a.end === "root");
+      board.append(
+        el("p", { class: "board-empty", text: rootPlays.length ? "Open the hand: choose a tile." : "Waiting for the opening tile…" }),
+      );
+      return;
+    }
+    const ends = Object.fromEntries(layout.ends.map((e) => [e.id, e]));
+    const spinner = layout.spinner;
+    const history = view.history || [];
+    const lastPlay = [...history].reverse().find((h) => h.type === "played");
+    const lastEnd = lastPlay ? lastPlay.end : null;
+    for (const arm of layout.arms) {
+      const row = el("div", { class: `arm${arm.id === "line" ? " line" : ""}`, role: "group", "aria-label": `${armName(arm)} arm from ${tileLabel(arm.start)}` });
+      const head = el("div", { class: "arm-label" },
+        tileEl(arm.start, { orient: "v", label: false, extraClass: `mini${spinner && sameTile(spinner, arm.start) ? " spinner" : ""}${arm.id !== "line" && sameTile(arm.start, layout.root) && view.variant !== "fives" ? " hub" : ""}` }),
+        el("span", { class: "arm-name", text: arm.id === "line" ? `from ${tileLabel(arm.start)}` : `${armName(arm)} · ${tileLabel(arm.start)}` }),
+      );
+      const tiles = el("div", { class: "arm-tiles", tabindex: "-1", dataset: { arm: arm.id } });
+      const strip = el("div", { class: "strip" });
+      arm.tiles.forEach((tile, i) => {
+        const isDouble = tile[0] === tile[1];
+        const classes = [];
+        if (spinner && sameTile(spinner, tile) && isDouble) classes.push("spinner");
+        if (arm.id === "line" && sameTile(tile, layout.root) && i === arm.tiles.findIndex((t) => sameTile(t, layout.root))) classes.push("root");
+        if (lastPlay && sameTile(tile, lastPlay.tile)) classes.push("last");
+        strip.append(tileEl(tile, { orient: isDouble ? "v" : "h", extraClass: classes.join(" ") }));
+      });
+      if (!arm.tiles.length) strip.append(el("span", { class: "arm-empty", text: "empty" }));
+      tiles.append(strip);
+      const armEnds = arm.ends.map((id) => ends[id]).filter(Boolean);
+      row.append(head);
+      if (arm.id === "line" || armEnds.length > 1) {
+        const left = armEnds.find((e) => e.id === "left") || armEnds[0];
+        const right = armEnds.find((e) => e !== left);
+        row.append(left ? this.endButton(left, "left") : el("span", { class: "end none" }), tiles, right ? this.endButton(right, "right") : el("span", { class: "end none" }));
+      } else {
+        const end = armEnds[0];
+        row.append(el("span", { class: "end none" }), tiles, end ? this.endButton(end, "right") : el("span", { class: "end none" }));
+      }
+      board.append(row);
+      // Keep the newest tile in sight: a play on the left scrolls left, else right.
+      const previous = scrolls[arm.id];
+      if (arm.id === "line" && lastEnd === "left") tiles.scrollLeft = 0;
+      else if (arm.id === "line" && lastEnd !== "right" && previous !== undefined) tiles.scrollLeft = previous;
+      else tiles.scrollLeft = tiles.scrollWidth;
+    }
+  }
+
+  renderStatus() {
+    const { view, seats, table } = this.frame;
+    let text = "";
+    if (table.status === "cancelled") text = "This game was abandoned.";
+    else if (!view) text = "Waiting for players…";
+    else if (view.phase === "match_over") text = "The match is over.";
+    else if (view.phase === "hand_over") {
+      text = table.timer?.kind === "next_hand" ? "The next hand starts shortly." : "Hand over — see the scoring above.";
+    } else if (this.isMyTurn()) {
+      const legal = this.legal();
+      if (view.phase === "claim") text = `Your ends add up to ${view.claim?.points}: claim them before you go on.`;
+      else if (view.phase === "close") text = "You may close the doubles you just laid.";
+      else if (this.selected) text = `Choose an end for ${this.selected.replace("-", DASH)}.`;
+      else if (legal.some((a) => a.type === "play")) text = "Your turn: choose a tile.";
+      else if (legal.some((a) => a.type === "draw")) text = "No tile fits: draw.";
+      else if (legal.some((a) => a.type === "pass")) text = "No tile fits and nothing to draw: pass.";
+      else text = "Your turn.";
+    } else if (view.to_move !== null && view.to_move !== undefined) {
+      text = `${seatName(seats, view.to_move, this.frame.you)} to move.`;
+    }
+    const last = (view?.history || []).filter((h) => ["played", "drew", "passed", "claimed", "declined", "muggins", "closed"].includes(h.type)).slice(-3);
+    const recent = last.map((h) => describeEvent(h, seats, this.frame.you)).filter(Boolean);
+    this.parts.status.replaceChildren(
+      el("span", { class: "now", text }),
+      recent.length ? el("span", { class: "recent", text: recent.join(" · ") }) : null,
+    );
+  }
+
+  renderResult() {
+    const { view, seats, table } = this.frame;
+    const box = this.parts.result;
+    const match = this.parts.match;
+    const ended = view && ["hand_over", "match_over"].includes(view.phase) && view.hand_result;
+    box.hidden = !ended || this.showMatchResult;
+    box.replaceChildren();
+    if (ended && !this.showMatchResult) box.append(handResultEl(view, seats, this.frame.you));
+    const showMatch = (view?.phase === "match_over" && this.showMatchResult) || table.status === "cancelled";
+    match.hidden = !showMatch;
+    if (showMatch) {
+      const headline = match.querySelector("[data-headline]");
+      const scores = match.querySelector("[data-scores]");
+      if (table.status === "cancelled") {
+        headline.textContent = "This game was abandoned.";
+        scores.textContent = "";
+      } else {
+        const winners = view.winners || [];
+        const won = winners.includes(this.frame.you);
+        headline.textContent = won
+          ? "You won the match!"
+          : `${winners.map((p) => seatName(seats, p, this.frame.you)).join(" and ")} won the match.`;
+        scores.textContent = seats
+          .map((s) => `${seatName(seats, s.position, this.frame.you)}: ${view.scores[view.side_of[s.position]]}` + (s.place ? ` (place ${s.place})` : ""))
+          .join(" · ");
+      }
+    }
+  }
+
+  actionButton(label, action, { main = false, key } = {}) {
+    return el("button", {
+      type: "button",
+      class: `button${main ? " main" : " secondary"}`,
+      id: main ? "main-action" : null,
+      dataset: { key: key || (main ? "main" : `act:${label}`) },
+      onclick: () => (typeof action === "function" ? action() : this.act(action)),
+      text: label,
+    });
+  }
+
+  renderActions() {
+    const { view, seats } = this.frame;
+    const bar = this.parts.actions;
+    bar.replaceChildren();
+    const me = seats.find((s) => s.position === this.frame.you);
+    if (me?.away) {
+      bar.append(this.actionButton("I'm back", () => this.send.back(), { key: "back" }));
+    }
+    if (!view || this.frame.you === null || this.frame.you === undefined) return;
+    const legal = this.legal();
+    const find = (type) => legal.find((a) => a.type === type);
+    const extra = [];
+    let main = null;
+    if (view.phase === "match_over") {
+      if (!this.showMatchResult) {
+        main = ["Finish", () => {
+          this.showMatchResult = true;
+          this.render();
+          this.parts.match.querySelector("button, a")?.focus();
+        }];
+      }
+    } else if (find("next_hand")) main = ["Next hand", find("next_hand")];
+    else if (find("muggins")) main = [`Muggins ${view.claim?.points ?? ""}`.trim(), find("muggins")];
+    else if (find("claim")) {
+      main = [`Claim ${find("claim").points}`, find("claim")];
+      if (find("continue")) extra.push(["Don't claim", find("continue")]);
+    } else if (view.phase === "close") {
+      if (find("continue")) main = ["Continue", find("continue")];
+      for (const close of legal.filter((a) => a.type === "close")) {
+        const names = close.ends.map((id) => {
+          const arm = view.layout.arms.find((a) => a.ends.includes(id));
+          const last = arm?.tiles?.[arm.tiles.length - 1] || arm?.start;
+          return last ? tileLabel(last) : endName(id);
+        });
+        extra.push([`Close ${names.join(" and ")}`, close]);
+      }
+    } else if (find("draw")) main = ["Draw", find("draw")];
+    else if (find("pass")) main = ["Pass (knock)", find("pass")];
+    for (const multi of legal.filter((a) => a.type === "play_doubles")) {
+      extra.push([
+        `Lay ${multi.plays.map((p) => `${tileLabel(p.tile)} (${endName(p.end)})`).join(" + ")} together`,
+        multi,
+      ]);
+    }
+    if (main) bar.append(this.actionButton(main[0], main[1], { main: true }));
+    else {
+      const idle = this.isMyTurn() ? "Play a tile" : view.phase === "match_over" ? "Match over" : "Waiting…";
+      bar.append(el("button", { type: "button", class: "button main idle", id: "main-action", disabled: true, text: idle }));
+    }
+    for (const [label, action] of extra) bar.append(this.actionButton(label, action));
+  }
+
+  renderHand() {
+    const { view } = this.frame;
+    const box = this.parts.hand;
+    box.replaceChildren();
+    if (!view || !view.hand) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const hand = view.hand;
+    const heading = el("h2", { class: "hand-title", text: `Your hand · ${hand.length} tile${hand.length === 1 ? "" : "s"}` });
+    const row = el("div", { class: "hand-tiles", role: "group", "aria-label": "Your tiles" });
+    const myTurnToPlay = this.legal().some((a) => a.type === "play");
+    for (const tile of hand) {
+      const key = tileKey(tile);
+      const plays = this.playsFor(key);
+      const playable = plays.length > 0;
+      const best = plays.reduce((m, a) => Math.max(m, a.points ?? -1), -1);
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: `tile-btn${playable ? " playable" : myTurnToPlay ? " dim" : ""}${this.selected === key ? " selected" : ""}`,
+          "aria-label": tileLabel(tile),
+          "aria-pressed": playable ? String(this.selected === key) : null,
+          "aria-disabled": playable ? null : "true",
+          draggable: playable ? "true" : null,
+          dataset: { key: `tile:${key}`, tile: key },
+          onclick: () => this.chooseTile(key, { fromKeyboard: false }),
+          ondragstart: (event) => {
+            this.selected = key;
+            event.dataTransfer.setData("text/plain", key);
+            event.dataTransfer.effectAllowed = "move";
+            this.renderBoard();
+          },
+          ondragend: () => {
+            if (this.selected === key) {
+              // Dropped nowhere useful: keep it selected for a click.
+              this.render();
+            }
+          },
+        },
+        tileEl(tile, { orient: "v", label: false }),
+        best > 0 && playable ? el("span", { class: "points scores", "aria-hidden": "true", text: `+${best}` }) : null,
+      );
+      row.append(button);
+    }
+    box.append(heading, row);
+    // A hand's first tile has no end to drop on: the board takes it.
+    const board = this.parts.board;
+    board.ondragover = (event) => {
+      if (this.selected && this.playsFor(this.selected).some((a) => a.end === "root")) event.preventDefault();
+    };
+    board.ondrop = (event) => {
+      const play = this.selected && this.playsFor(this.selected).find((a) => a.end === "root");
+      if (play) {
+        event.preventDefault();
+        this.act(play);
+      }
+    };
+  }
+
+  // --- keyboard: arrows move between tiles or between ends; Escape drops a choice
+
+  onKey(event) {
+    const target = event.target;
+    if (!(target instanceof HTMLElement)) return;
+    const arrows = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    if (event.key === "Escape" && this.selected) {
+      const key = this.selected;
+      this.selected = null;
+      this.render();
+      this.root.querySelector(`[data-key="tile:${key}"]`)?.focus();
+      event.preventDefault();
+      return;
+    }
+    if (target.classList.contains("tile-btn") && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      this.chooseTile(target.dataset.tile, { fromKeyboard: true });
+      return;
+    }
+    if (!(event.key in arrows)) return;
+    let group = null;
+    if (target.classList.contains("tile-btn")) group = [...this.root.querySelectorAll(".hand .tile-btn")];
+    else if (target.classList.contains("end")) group = [...this.root.querySelectorAll(".board .end:not([disabled]):not(.none):not(.closed)")];
+    if (!group || group.length < 2) return;
+    event.preventDefault();
+    const i = group.indexOf(target);
+    const next = group[(i + arrows[event.key] + group.length) % group.length];
+    next.focus();
+    next.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+}
