@@ -1,6 +1,8 @@
 """Helpers shared by test modules (fixtures live in conftest.py files)."""
 
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 
 
 def database_url_of_tests() -> str:
@@ -10,3 +12,11 @@ def database_url_of_tests() -> str:
         f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}"
         f"/{db['NAME']}"
     )
+
+
+def session_cookie(user) -> str:
+    """A ``Cookie`` header value that signs ``user`` in (for sockets in tests)."""
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}"

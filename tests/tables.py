@@ -7,6 +7,7 @@ import random
 from games import engine
 from games import services as table_services
 from games.models import Table
+from games.services import seat_join, table_create, table_start
 
 
 def table_state(table_id: int) -> engine.State:
@@ -51,3 +52,22 @@ def drive(
         if on_step is not None:
             on_step(Table.objects.get(pk=table_id))
     raise AssertionError("the table did not finish")
+
+
+def two_human_table(
+    make_user, *, mode: str = "friend", variant: str = "draw", clock=None, **options
+):
+    """A started 2-seat table of two people, ``ana`` (seat 0) and ``ben`` (seat 1)."""
+    ana, ben = make_user("ana"), make_user("ben")
+    table = table_create(
+        mode=mode,
+        variant=variant,
+        options=options,
+        host=ana,
+        clock_seconds=clock,
+        hand_pause_seconds=0,
+    )
+    seat_join(table_id=table.pk, user=ana)
+    seat_join(table_id=table.pk, user=ben)
+    table_start(table_id=table.pk)
+    return Table.objects.get(pk=table.pk), ana, ben

@@ -8,21 +8,15 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.test import Client
 
 from config.asgi import application
+from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def session_cookie(user) -> bytes:
-    def login():
-        client = Client()
-        client.force_login(user)
-        return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-    value = await database_sync_to_async(login)()
-    return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
+async def cookie_header(user) -> bytes:
+    return (await database_sync_to_async(session_cookie)(user)).encode()
 
 
 async def open_socket(user=None, origin=b"http://testserver"):
@@ -30,7 +24,7 @@ async def open_socket(user=None, origin=b"http://testserver"):
     if origin is not None:
         headers.append((b"origin", origin))
     if user is not None:
-        headers.append((b"cookie", await session_cookie(user)))
+        headers.append((b"cookie", await cookie_header(user)))
     comm = WebsocketCommunicator(application, "/ws/presence/", headers=headers)
     connected, _ = await comm.connect(timeout=5)
     return comm, connected

@@ -14,14 +14,12 @@ import random
 
 import pytest
 import websockets
-from django.conf import settings
-from django.test import Client
 
 from games.models import Table
 from games.replay import table_verify
 from games.services import seat_join, table_create, table_start
 from ops.devservers import celery_worker_start, daphne_start
-from tests.support import database_url_of_tests
+from tests.support import database_url_of_tests, session_cookie
 
 pytestmark = [
     pytest.mark.services,
@@ -34,13 +32,6 @@ def stack_env() -> dict[str, str]:
     env = {**os.environ, "DATABASE_URL": database_url_of_tests()}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     return env
-
-
-def cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}"
 
 
 class Remote:
@@ -127,7 +118,11 @@ def test_two_servers_a_worker_and_a_crash(make_user, tmp_path):
         env, name=f"dist-{os.getpid()}", log=tmp_path / "w.log"
     )
     try:
-        asyncio.run(scenario(table.pk, cookie(ana), cookie(ben), web_a, web_b, env))
+        asyncio.run(
+            scenario(
+                table.pk, session_cookie(ana), session_cookie(ben), web_a, web_b, env
+            )
+        )
     finally:
         for proc in (web_a, web_b, worker):
             proc.stop()

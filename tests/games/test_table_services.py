@@ -23,7 +23,7 @@ from games.services import (
     table_tick,
 )
 from games.signals import table_finished
-from tests.tables import drive, table_state
+from tests.tables import drive, table_state, two_human_table
 
 pytestmark = pytest.mark.django_db
 
@@ -39,19 +39,7 @@ def practice(user, variant="block", levels=("easy",), **options):
 
 
 def two_humans(make_user, variant="draw", clock=None, **options):
-    ana, ben = make_user("ana"), make_user("ben")
-    table = table_create(
-        mode="friend",
-        variant=variant,
-        options=options,
-        host=ana,
-        clock_seconds=clock,
-        hand_pause_seconds=0,
-    )
-    seat_join(table_id=table.pk, user=ana)
-    seat_join(table_id=table.pk, user=ben)
-    table_start(table_id=table.pk)
-    return Table.objects.get(pk=table.pk), ana, ben
+    return two_human_table(make_user, variant=variant, clock=clock, **options)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,25 +11,19 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
 from config.asgi import application
 from games.models import Table, TableEvent
 from games.replay import table_verify
-from games.services import seat_join, table_create, table_practice_create, table_start
+from games.services import table_practice_create
+from tests import tables
+from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def cookie_for(user) -> bytes:
-    def login():
-        client = Client()
-        client.force_login(user)
-        return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-    value = await database_sync_to_async(login)()
-    return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
+    return (await database_sync_to_async(session_cookie)(user)).encode()
 
 
 class Player:
@@ -141,24 +135,8 @@ async def test_practice_match_against_bots_to_the_end(make_user, celery_worker_r
     await database_sync_to_async(table_verify)(table=t)
 
 
-async def two_human_table(make_user, **kw):
-    def build():
-        ana, ben = make_user("ana"), make_user("ben")
-        table = table_create(
-            mode="friend",
-            variant="draw",
-            options={"target": 50},
-            host=ana,
-            clock_seconds=None,
-            hand_pause_seconds=0,
-            **kw,
-        )
-        seat_join(table_id=table.pk, user=ana)
-        seat_join(table_id=table.pk, user=ben)
-        table_start(table_id=table.pk)
-        return table, ana, ben
-
-    return await database_sync_to_async(build)()
+async def two_human_table(make_user):
+    return await database_sync_to_async(tables.two_human_table)(make_user, target=50)
 
 
 async def test_two_humans_play_to_the_end_with_two_sockets(make_user):

@@ -9,30 +9,16 @@ import pytest
 from economy.selectors import player_xp, wallet_balance
 from games.models import Table
 from games.services import (
-    seat_join,
-    table_create,
     table_practice_create,
-    table_start,
 )
 from games.signals import table_finished
-from tests.tables import drive
+from tests.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
 
 
 def play_out(make_user, mode, django_capture_on_commit_callbacks):
-    ana, ben = make_user("ana"), make_user("ben")
-    table = table_create(
-        mode=mode,
-        variant="draw",
-        options={"target": 50},
-        host=ana,
-        clock_seconds=None,
-        hand_pause_seconds=0,
-    )
-    seat_join(table_id=table.pk, user=ana)
-    seat_join(table_id=table.pk, user=ben)
-    table_start(table_id=table.pk)
+    table, ana, ben = two_human_table(make_user, mode=mode, target=50)
     with django_capture_on_commit_callbacks(execute=True):
         table = drive(table.pk, {0: ana, 1: ben}, rng=random.Random(4))
     assert table.status == Table.Status.FINISHED
