@@ -142,3 +142,18 @@ def pushes(monkeypatch):
         games_services, "group_send_all", lambda msgs: sent.extend(msgs)
     )
     return sent
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel-layer instance per test.
+
+    channels_redis binds its locks to the event loop that first used them; every
+    async test (and every ``async_to_sync`` call) runs on a loop of its own, so a
+    layer shared across tests fails with "bound to a different event loop".
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
