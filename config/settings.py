@@ -153,6 +153,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
+# Celery's Django fix-up closes the database connection before and after every task
+# unless this is set: a new PostgreSQL connection per computer move otherwise.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},

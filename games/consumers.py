@@ -10,7 +10,6 @@ import asyncio
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import TableError
@@ -18,6 +17,7 @@ from games.groups import seat_group, watch_group
 from games.selectors import table_frame, table_membership
 from games.services import seat_back, seat_leave, seat_presence, table_act
 from realtime.broadcast import server_loop_register
+from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
 from realtime.ratelimit import TokenBucket
 
@@ -33,7 +33,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            self.position = await database_sync_to_async(table_membership)(
+            self.position = await database_call(table_membership)(
                 table_id=self.table_id, user=self.user
             )
         except TableError:
@@ -50,7 +50,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.position is not None:
-            await database_sync_to_async(seat_presence)(
+            await database_call(seat_presence)(
                 table_id=self.table_id, user=self.user, connected=True
             )
         await self._send_state()
@@ -60,7 +60,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.position is not None:
-            await database_sync_to_async(seat_presence)(
+            await database_call(seat_presence)(
                 table_id=self.table_id, user=self.user, connected=False
             )
 
@@ -98,7 +98,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 not isinstance(seat, int) or isinstance(seat, bool)
             ):
                 raise FrameError("bad_frame", '"seat" must be a number.')
-            await database_sync_to_async(table_act)(
+            await database_call(table_act)(
                 table_id=self.table_id,
                 user=self.user,
                 action=action,
@@ -108,25 +108,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "sync":
             await self._send_state()
         elif kind == "back":
-            await database_sync_to_async(seat_back)(
-                table_id=self.table_id, user=self.user
-            )
+            await database_call(seat_back)(table_id=self.table_id, user=self.user)
         elif kind == "leave":
-            await database_sync_to_async(seat_leave)(
-                table_id=self.table_id, user=self.user
-            )
+            await database_call(seat_leave)(table_id=self.table_id, user=self.user)
         else:
             raise FrameError("unknown_type", f"Unknown frame type {kind!r}.")
 
     async def table_push(self, event: dict[str, Any]) -> None:
-        """A new state for this seat (or the spectators), already serialised."""
-        if event["seq"] < self.seq:
-            return  # older than what this connection already has
-        self.seq = event["seq"]
+        """A frame for this seat (or the spectators), already serialised."""
+        if event.get("state"):
+            if event["seq"] <= self.seq:
+                return  # this connection has it already (connect, sync) or newer
+            self.seq = event["seq"]
         await self.send(text_data=event["text"])
 
     async def _send_state(self) -> None:
-        frame = await database_sync_to_async(table_frame)(
+        frame = await database_call(table_frame)(
             table_id=self.table_id, position=self.position
         )
         self.seq = frame["seq"]

@@ -81,13 +81,20 @@ def push_messages(
     """One pre-serialised ``state`` frame per seat group and one for spectators."""
     out = []
     for seat in seats:
+        if seat.is_bot:
+            continue  # nobody is ever in a computer player's seat group
         frame = state_frame(
             table=table, seats=seats, state=state, position=seat.position, events=events
         )
         out.append(
             (
                 seat_group(table.pk, seat.position),
-                {"type": "table.push", "seq": table.seq, "text": json.dumps(frame)},
+                {
+                    "type": "table.push",
+                    "seq": table.seq,
+                    "state": True,
+                    "text": json.dumps(frame),
+                },
             )
         )
     frame = state_frame(
@@ -96,7 +103,12 @@ def push_messages(
     out.append(
         (
             watch_group(table.pk),
-            {"type": "table.push", "seq": table.seq, "text": json.dumps(frame)},
+            {
+                "type": "table.push",
+                "seq": table.seq,
+                "state": True,
+                "text": json.dumps(frame),
+            },
         )
     )
     return out

@@ -429,25 +429,33 @@ def _transition(
     if state.phase == "match_over":
         _finish(table, seats, state)
         update += ["status", "finished_at"]
-    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    timer = timer_next(table=table, seats=seats, state=state)
+    _timer_set(table, timer, queue=False)
     table.save(update_fields=update)
+    # Push first, then queue the next job: the player's reply does not wait for the
+    # broker, and a fast computer move cannot overtake the frame it follows.
     _after_commit_push(table, seats, state, events)
+    if timer.due:
+        _queue_tick(table.pk, table.seq, table.deadline)
 
 
 def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
     """Seats changed (away, back, forfeited) without a move: decide the timer again."""
-    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    timer = timer_next(table=table, seats=seats, state=state)
+    _timer_set(table, timer, queue=False)
     table.save(update_fields=["timer", "timer_seat", "deadline"])
     _after_commit_push(table, seats, state, [])
+    if timer.due:
+        _queue_tick(table.pk, table.seq, table.deadline)
 
 
-def _timer_set(table: Table, timer: NextTimer) -> None:
+def _timer_set(table: Table, timer: NextTimer, *, queue: bool = True) -> None:
     table.timer = timer.kind
     table.timer_seat = timer.seat
     table.deadline = (
         timezone.now() + timedelta(seconds=timer.delay) if timer.due else None
     )
-    if timer.due:
+    if timer.due and queue:
         _queue_tick(table.pk, table.seq, table.deadline)
 
 

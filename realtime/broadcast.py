@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Sequence
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -28,6 +28,30 @@ def server_loop_register(loop: asyncio.AbstractEventLoop) -> None:
     """Remember the event loop that serves WebSockets in this process."""
     global _server_loop  # noqa: PLW0603 - one server loop per process
     _server_loop = loop
+
+
+_sender: asyncio.AbstractEventLoop | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """A loop of our own in a daemon thread, for processes without a server loop.
+
+    ``async_to_sync`` would make a new loop, thread and Redis connection per call;
+    channels_redis keeps its connections per loop, so one long-lived loop reuses them.
+    """
+    global _sender  # noqa: PLW0603 - one sender loop per process
+    with _sender_lock:
+        if _sender is None or not _sender.is_running():
+            loop = asyncio.new_event_loop()
+            started = threading.Event()
+            loop.call_soon(started.set)
+            threading.Thread(
+                target=loop.run_forever, name="group-send", daemon=True
+            ).start()
+            started.wait()
+            _sender = loop
+        return _sender
 
 
 async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -50,6 +74,9 @@ def group_send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
             future = asyncio.run_coroutine_threadsafe(_send_all(messages), loop)
             future.result(timeout=SEND_TIMEOUT)
         else:
-            async_to_sync(_send_all)(messages)
+            future = asyncio.run_coroutine_threadsafe(
+                _send_all(messages), _sender_loop()
+            )
+            future.result(timeout=SEND_TIMEOUT)
     except Exception:  # noqa: BLE001 - clients resync on a gap; the move stands
         logger.exception("broadcast of %d messages failed", len(messages))
