@@ -15,7 +15,9 @@ the hand's winner (out, or lowest in a block; Spider: the seat not charged).
 Ties count half. Printed per pairing: the first level's hand win rate with a 95%
 normal interval, points per hand of each level (Spider: penalty points, lower is
 better), decision time p50/p95 of each level over decisions with more than one
-legal action, and at the end the peak memory (ru_maxrss) of this process and of
+legal action (wall clock, ``time.perf_counter``, and CPU time of the deciding
+process, ``time.process_time``, which other jobs on the machine do not inflate),
+and at the end the peak memory (ru_maxrss) of this process and of
 its largest worker.
 """
 
@@ -58,6 +60,7 @@ class Tally:
     ties: int = 0
     points: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
         self.hands += other.hands
@@ -67,6 +70,8 @@ class Tally:
             self.points[k] = self.points.get(k, 0) + v
         for k, t in other.times.items():
             self.times.setdefault(k, []).extend(t)
+        for k, t in other.cpu.items():
+            self.cpu.setdefault(k, []).extend(t)
 
 
 @dataclass(frozen=True)
@@ -99,10 +104,13 @@ def play_hand(
             rng = random.Random(f"{seed}:{seats[0]}:{seq}")
             seq += 1
             t0 = time.perf_counter()
+            c0 = time.process_time()
             a = bots[seat].choose(v, legal, rng)
+            dc = time.process_time() - c0
             dt = time.perf_counter() - t0
             if len(legal) > 1:
                 tally.times.setdefault(seats[seat], []).append(dt)
+                tally.cpu.setdefault(seats[seat], []).append(dc)
             if a is None:
                 continue
             if a not in legal:
@@ -154,12 +162,15 @@ def summary(t: Tally, spider: bool) -> str:
     pb = t.points.get(t.b, 0) / max(1, t.hands)
     ratio = (pa / pb - 1) * 100 if pb else float("nan")
     ta, tb = t.times.get(t.a, []), t.times.get(t.b, [])
+    ca, cb = t.cpu.get(t.a, []), t.cpu.get(t.b, [])
     unit = "penalty/hand" if spider else "pts/hand"
     return (
         f"| {t.a} vs {t.b} | {t.hands} | {100 * p:.1f}% ± {100 * half:.1f} "
         f"| {t.ties} | {pa:.2f} vs {pb:.2f} {unit} ({ratio:+.0f}%) "
         f"| {pct(ta, 0.5):.1f} / {pct(ta, 0.95):.1f} "
-        f"| {pct(tb, 0.5):.1f} / {pct(tb, 0.95):.1f} |"
+        f"| {pct(ca, 0.5):.1f} / {pct(ca, 0.95):.1f} "
+        f"| {pct(tb, 0.5):.1f} / {pct(tb, 0.95):.1f} "
+        f"| {pct(cb, 0.5):.1f} / {pct(cb, 0.95):.1f} |"
     )
 
 
@@ -229,9 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(
         "| pairing (a vs b) | hands | a's hand win rate (95%) | ties "
-        "| points per hand (a vs b) | a ms p50 / p95 | b ms p50 / p95 |"
+        "| points per hand (a vs b) | a wall ms p50 / p95 | a CPU ms p50 / p95 "
+        "| b wall ms p50 / p95 | b CPU ms p50 / p95 |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for key in totals:
         print(summary(totals[key], spider))
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -50,7 +50,9 @@ Levels
 (``games.bots.medium``): one-move heuristics - shed weight, doubles early, keep a
 spread, block numbers an opponent lacks, score and do not set up the next seat.
 ``hard`` (``games.bots.hard``): determinized Monte Carlo search over deals of the
-unseen tiles consistent with the public history.
+unseen tiles consistent with the public history; in ``block``, ``draw`` and
+``catalan`` each sampled deal is solved by alpha-beta (``games.bots.solver``,
+exact late in the hand), elsewhere it is played out by greedy playouts.
 """
 
 from __future__ import annotations

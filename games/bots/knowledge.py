@@ -97,11 +97,12 @@ def _prune(limits: list[list[int]], unseen: int) -> tuple[Limit, ...]:
     return tuple(out)
 
 
-def fits(limits: tuple[Limit, ...], tile: int, taken: list[int]) -> bool:
+def fits(limits: tuple[Limit, ...], tile: int, taken: list[int] | None) -> bool:
     """Whether ``tile`` may join a hand that already holds ``taken[i]`` tiles of
-    each limit's mask."""
+    each limit's mask; with ``taken`` ``None``, only whether no limit forbids it
+    outright (allowance 0)."""
     for i, (m, allow) in enumerate(limits):
-        if m >> tile & 1 and taken[i] >= allow:
+        if m >> tile & 1 and (allow <= 0 if taken is None else taken[i] >= allow):
             return False
     return True
 

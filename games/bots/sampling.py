@@ -1,11 +1,16 @@
 """Deals of the unseen tiles consistent with everything public (determinization).
 
 Decision: a deal is drawn by shuffling the unseen tiles and filling the most
-constrained seat first, skipping tiles its limits forbid; the rest is the stock in
-the shuffled order. A dead end (rare: tight limits) is retried; after
-``_ATTEMPTS`` failures the limits are dropped rather than never answering. The
-result is not exactly uniform over consistent deals, which PIMC tolerates; it
-never contradicts a pass or a draw.
+constrained seat first, skipping the tiles it surely lacks (from its passes);
+the rest is the stock in the shuffled order. Limits that still allow some tiles
+of a mask (a pass followed by draws) are checked after the deal and the deal is
+rejected if it breaks one (up to ``_REJECT`` times): with one hidden hand (two
+seats) the result is exactly uniform over the consistent deals, since skipping
+excluded tiles and rejecting are both uniform-preserving. If rejection keeps
+failing, the limits are enforced greedily while dealing (``_ATTEMPTS`` times;
+slightly biased), and only then dropped rather than never answering. With
+several hidden hands the sequential fill is not exactly uniform (PIMC tolerates
+it); it never contradicts a pass or a draw unless every attempt failed.
 """
 
 from __future__ import annotations
@@ -13,13 +18,44 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.knowledge import Knowledge, fits
+from games.bots.knowledge import Knowledge, Limit, fits
 from games.engine import State, determinize
 from games.engine.tiles import PAIRS, bits
 
 _ATTEMPTS = 12
+_REJECT = 24
 
 Deal = tuple[dict[int, list[tuple[int, int]]], list[tuple[int, int]]]
+
+
+def _fill(
+    pool: list[int], need: int, lim: tuple[Limit, ...], greedy: bool
+) -> tuple[list[int], list[int]] | None:
+    """Deal ``need`` tiles to one seat from ``pool`` (in its order), or ``None``.
+
+    Tiles a limit forbids outright (allowance 0) are skipped: that keeps the
+    deal uniform among the allowed tiles. The other limits (allowance left by
+    draws) are either checked afterwards (``greedy`` false: rejection, exact)
+    or enforced greedily while dealing (biased towards the allowance, used only
+    after rejection failed)."""
+    taken = [0] * len(lim)
+    got: list[int] = []
+    rest: list[int] = []
+    for t in pool:
+        if len(got) < need and fits(lim, t, taken if greedy else None):
+            got.append(t)
+            for i, (m, _) in enumerate(lim):
+                if m >> t & 1:
+                    taken[i] += 1
+        else:
+            rest.append(t)
+    if len(got) < need:
+        return None
+    if not greedy:
+        for i, (_, allow) in enumerate(lim):
+            if taken[i] > allow:
+                return None
+    return got, rest
 
 
 def sample_deal(k: Knowledge, rng: random.Random) -> Deal:
@@ -29,31 +65,22 @@ def sample_deal(k: Knowledge, rng: random.Random) -> Deal:
     order = sorted(
         others, key=lambda s: -sum(1 + 100 // (1 + a) for _, a in k.limits[s])
     )
-    for attempt in range(_ATTEMPTS + 1):
+    loose = any(a > 0 for s in others for _, a in k.limits[s])
+    tries = (_REJECT if loose else 0) + _ATTEMPTS
+    for attempt in range(tries + 1):
         rng.shuffle(pool)
-        strict = attempt < _ATTEMPTS
+        strict = attempt < tries
+        greedy = attempt >= (_REJECT if loose else 0)
         left = pool
         hands: dict[int, list[int]] = {}
         ok = True
         for s in order:
-            need = k.counts[s]
             lim = k.limits[s] if strict else ()
-            taken = [0] * len(lim)
-            got: list[int] = []
-            rest: list[int] = []
-            for t in left:
-                if len(got) < need and fits(lim, t, taken):
-                    got.append(t)
-                    for i, (m, _) in enumerate(lim):
-                        if m >> t & 1:
-                            taken[i] += 1
-                else:
-                    rest.append(t)
-            if len(got) < need:
+            dealt = _fill(left, k.counts[s], lim, greedy)
+            if dealt is None:
                 ok = False
                 break
-            hands[s] = got
-            left = rest
+            hands[s], left = dealt
         if ok:
             return (
                 {s: [PAIRS[t] for t in h] for s, h in hands.items()},

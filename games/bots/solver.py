@@ -1,0 +1,361 @@
+"""Alpha-beta over one determinized deal of a line-layout hand.
+
+``hard``'s search for the line variants (``block``, ``draw``, ``all_fives``,
+``fives_and_threes``, ``catalan``): once a sampled deal fixes every hand and the
+stock's order, the rest of the hand is a perfect-information game. It is solved
+here on a compact position (hand bitmasks, the two ends with their double flags,
+the stock pointer, the seat to move), with the engine's rules re-implemented for
+the line only and checked against the engine by the tests:
+
+* a play scores its end-sum (scoring variants), every seat claims at once;
+* no play: ``block`` passes, ``draw``/``catalan`` draw until a tile fits (then
+  any fitting tile may be played), ``all_fives``/``fives_and_threes`` draw one
+  tile (never the last two) and the turn ends; the hand is blocked as soon as no
+  seat can play and none may draw;
+* the hand's result is scored as ``games.engine.scoring.score_hand`` does.
+
+The value is the one of ``rollout.hand_value`` for the searching side: in the
+scoring variants the points made from here on (own side minus the mean of the
+others), elsewhere the hand won (1), tied (0.5) or lost (0) plus a hundredth of
+that margin. Seats of the searching side maximise it, the others minimise it
+(with more than two sides: the "paranoid" assumption).
+
+Depth: the search is exact when it reaches the end of the hand; with ``depth``
+turns left it evaluates the position by a deterministic greedy playout (the
+``rollout`` policy without its random moves). A transposition table keyed by
+(hands, seat, stock pointer, ends, depth) stores alpha-beta bounds. Every node
+and playout step counts one unit; past ``cap`` units ``OutOfNodes`` is raised, so
+the work is bounded and deterministic.
+"""
+
+from __future__ import annotations
+
+from games.engine.options import Rules
+from games.engine.scoring import end_points, round5
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
+from games.engine.variants import STOCK_NONE, STOCK_ONE
+
+EXACT, LOWER, UPPER = 0, 1, 2
+W_BLOCK = 10.0
+_PIPS_CACHE: dict[int, int] = {}
+
+
+class OutOfNodes(Exception):
+    """The search used up its node allowance."""
+
+
+def mask_pips(mask: int) -> int:
+    """Pips of a hand (cached)."""
+    p = _PIPS_CACHE.get(mask)
+    if p is None:
+        p = 0
+        m = mask
+        while m:
+            low = m & -m
+            p += PIPS[low.bit_length() - 1]
+            m ^= low
+        if len(_PIPS_CACHE) < 200_000:
+            _PIPS_CACHE[mask] = p
+    return p
+
+
+def _tiles(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Solver:
+    """One determinized deal; ``hands`` is mutated during a search and restored."""
+
+    def __init__(
+        self,
+        r: Rules,
+        side: int,
+        hands: list[int],
+        stock: tuple[int, ...],
+        cap: int,
+    ) -> None:
+        self.seats = r.seats
+        self.side_of = r.side_of
+        self.n_sides = r.n_sides
+        self.side = side
+        self.points = r.end_scoring
+        self.scoring = r.scoring
+        self.none = r.stock == STOCK_NONE
+        self.one = r.stock == STOCK_ONE
+        self.reserve = r.reserve
+        self.hands = hands
+        self.stock = stock
+        self.cap = cap
+        self.nodes = 0
+        self.horizon = False
+        other = -1.0 / max(1, r.n_sides - 1)
+        self.weight = [1.0 if s == side else other for s in range(r.n_sides)]
+        self.tt: dict[tuple[object, ...], tuple[int, float]] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def drawable(self, si: int) -> bool:
+        return not self.none and len(self.stock) - si > self.reserve
+
+    def union(self) -> int:
+        u = 0
+        for h in self.hands:
+            u |= h
+        return u
+
+    def final(self, out_seat: int) -> float:
+        """Value of the hand's end: ``out_seat`` went out, or -1 for a block."""
+        side_of = self.side_of
+        side_pips = [0] * self.n_sides
+        for s, h in enumerate(self.hands):
+            side_pips[side_of[s]] += mask_pips(h)
+        base = 0
+        if out_seat >= 0:
+            ws = side_of[out_seat]
+        else:
+            low = min(side_pips)
+            if side_pips.count(low) > 1:
+                return 0.0 if self.points else 0.5
+            ws = side_pips.index(low)
+            base = low
+        if self.scoring == "catalan" and out_seat < 0:
+            total = sum(side_pips)
+        else:
+            total = 0
+            fives = self.scoring == "all_fives"
+            for i, p in enumerate(side_pips):
+                if i != ws:
+                    total += round5(p - base) if fives else p - base
+        diff = self.weight[ws] * total
+        if self.points:
+            return diff
+        return (1.0 if ws == self.side else 0.0) + 0.01 * diff
+
+    def made(self, a: int, da: bool, b: int, db: bool) -> int:
+        """End-sum points of a line whose ends are ``a`` and ``b``."""
+        return end_points(self.scoring, (a + a if da else a) + (b + b if db else b))
+
+    def moves(
+        self, hand: int, a: int, da: bool, b: int, db: bool
+    ) -> list[tuple[float, int, int, bool, int]]:
+        """(order key, tile, new end value, new end double, which end 0/1),
+        most promising first."""
+        out: list[tuple[float, int, int, bool, int]] = []
+        for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
+            if side_i == 1 and b == a and db == da:
+                break
+            for t in _tiles(hand & NUM_MASK[v]):
+                lo = TILE_LO[t]
+                nv = TILE_HI[t] if lo == v else lo
+                nd = IS_DOUBLE[t]
+                key = PIPS[t] + (3.0 if nd else 0.0)
+                if self.points:
+                    key += 2 * self.made(nv, nd, ov, od)
+                out.append((key, t, nv, nd, side_i))
+        out.sort(key=lambda x: -x[0])
+        return out
+
+    # ------------------------------------------------------------ search
+
+    def after_play(
+        self,
+        seat: int,
+        si: int,
+        t: int,
+        nv: int,
+        nd: bool,
+        ov: int,
+        od: bool,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Value once ``seat`` has put ``t`` (leaving ends ``nv``/``ov``); the
+        tile is already out of its hand."""
+        c = 0.0
+        if self.points:
+            p = self.made(nv, nd, ov, od)
+            if p:
+                c = self.weight[self.side_of[seat]] * p
+        if not self.hands[seat]:
+            return c + self.final(seat)
+        if not self.drawable(si) and not self.union() & (NUM_MASK[nv] | NUM_MASK[ov]):
+            return c + self.final(-1)
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        return c + self.node(nxt, si, nv, nd, ov, od, depth - 1, alpha - c, beta - c)
+
+    def node(
+        self,
+        seat: int,
+        si: int,
+        a: int,
+        da: bool,
+        b: int,
+        db: bool,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Value of ``seat``'s turn (play phase, hand not over)."""
+        self.nodes += 1
+        if self.nodes > self.cap:
+            raise OutOfNodes
+        if depth <= 0:
+            self.horizon = True
+            return self.playout(seat, si, a, da, b, db)
+        hands = self.hands
+        if (a, da) > (b, db):
+            a, da, b, db = b, db, a, da
+        key = (tuple(hands), seat, si, a, da, b, db, depth)
+        hit = self.tt.get(key)
+        if hit is not None:
+            flag, val = hit
+            if (
+                flag == EXACT
+                or (flag == LOWER and val >= beta)
+                or (flag == UPPER and val <= alpha)
+            ):
+                return val
+        a0, b0 = alpha, beta
+        hand0 = hands[seat]
+        hand = hand0
+        fit = NUM_MASK[a] | NUM_MASK[b]
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        if not hand & fit:
+            if self.none or not self.drawable(si):
+                # pass
+                if not self.drawable(si) and not self.union() & fit:
+                    v = self.final(-1)
+                else:
+                    v = self.node(nxt, si, a, da, b, db, depth - 1, alpha, beta)
+                self.tt[key] = (
+                    EXACT if a0 < v < b0 else LOWER if v >= b0 else UPPER,
+                    v,
+                )
+                return v
+            if self.one:
+                hands[seat] = hand | 1 << self.stock[si]
+                si += 1
+                if not self.drawable(si) and not self.union() & fit:
+                    v = self.final(-1)
+                else:
+                    v = self.node(nxt, si, a, da, b, db, depth - 1, alpha, beta)
+                hands[seat] = hand0
+                self.tt[key] = (
+                    EXACT if a0 < v < b0 else LOWER if v >= b0 else UPPER,
+                    v,
+                )
+                return v
+            while not hand & fit and self.drawable(si):
+                hand |= 1 << self.stock[si]
+                si += 1
+            hands[seat] = hand
+            if not hand & fit:
+                if not self.union() & fit:
+                    v = self.final(-1)
+                else:
+                    v = self.node(nxt, si, a, da, b, db, depth - 1, alpha, beta)
+                hands[seat] = hand0
+                self.tt[key] = (
+                    EXACT if a0 < v < b0 else LOWER if v >= b0 else UPPER,
+                    v,
+                )
+                return v
+        maxing = self.side_of[seat] == self.side
+        best = -1e18 if maxing else 1e18
+        try:
+            for _, t, nv, nd, which in self.moves(hand, a, da, b, db):
+                ov, od = (b, db) if which == 0 else (a, da)
+                hands[seat] = hand & ~(1 << t)
+                v = self.after_play(seat, si, t, nv, nd, ov, od, depth, alpha, beta)
+                if maxing:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                else:
+                    if v < best:
+                        best = v
+                        if v < beta:
+                            beta = v
+                if alpha >= beta:
+                    break
+        finally:
+            hands[seat] = hand0
+        flag = EXACT if a0 < best < b0 else LOWER if best >= b0 else UPPER
+        self.tt[key] = (flag, best)
+        return best
+
+    def playout(self, seat: int, si: int, a: int, da: bool, b: int, db: bool) -> float:
+        """Greedy deterministic play to the end of the hand, from ``seat``'s turn."""
+        saved = list(self.hands)
+        hands = self.hands
+        n = self.seats
+        total = 0.0
+        try:
+            while True:
+                self.nodes += 1
+                if self.nodes > self.cap:
+                    raise OutOfNodes
+                hand = hands[seat]
+                fit = NUM_MASK[a] | NUM_MASK[b]
+                nxt = seat + 1 if seat + 1 < n else 0
+                if not hand & fit:
+                    if not self.none and self.drawable(si):
+                        if self.one:
+                            hands[seat] = hand | 1 << self.stock[si]
+                            si += 1
+                        else:
+                            while not hand & fit and self.drawable(si):
+                                hand |= 1 << self.stock[si]
+                                si += 1
+                            hands[seat] = hand
+                    if not hands[seat] & fit or self.one:
+                        if not self.drawable(si) and not self.union() & fit:
+                            return total + self.final(-1)
+                        seat = nxt
+                        continue
+                    hand = hands[seat]
+                foe = self.side_of[nxt] != self.side_of[seat]
+                nh = hands[nxt]
+                best_v = -1e18
+                best = (0, 0, False, 0, False)
+                for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
+                    if side_i == 1 and b == a and db == da:
+                        break
+                    for t in _tiles(hand & NUM_MASK[v]):
+                        lo = TILE_LO[t]
+                        nv = TILE_HI[t] if lo == v else lo
+                        nd = IS_DOUBLE[t]
+                        val = PIPS[t] + (3.0 if nd else 0.0)
+                        if self.points:
+                            val += 2 * self.made(nv, nd, ov, od)
+                        if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
+                            val += W_BLOCK if foe else -W_BLOCK
+                        if val > best_v:
+                            best_v = val
+                            best = (t, nv, nd, ov, od)
+                t, nv, nd, ov, od = best
+                hands[seat] = hand & ~(1 << t)
+                if self.points:
+                    p = self.made(nv, nd, ov, od)
+                    if p:
+                        total += self.weight[self.side_of[seat]] * p
+                if not hands[seat]:
+                    return total + self.final(seat)
+                if not self.drawable(si) and not self.union() & (
+                    NUM_MASK[nv] | NUM_MASK[ov]
+                ):
+                    return total + self.final(-1)
+                a, da, b, db = nv, nd, ov, od
+                seat = nxt
+        finally:
+            self.hands[:] = saved
+
+
+__all__ = ["OutOfNodes", "Solver", "mask_pips"]

@@ -1,0 +1,187 @@
+"""``hard``'s search on the line variants: the solver plays the engine's rules,
+exact search finds what greedy playouts miss, and the sampler is unbiased."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import pytest
+
+from games.bots import HardBot, MediumBot, inference
+from games.bots.board import rules_of
+from games.bots.hard import candidates, root_values, search
+from games.bots.knowledge import Knowledge
+from games.bots.rollout import hand_value
+from games.bots.sampling import sample_deal
+from games.bots.solver import Solver
+from games.engine import (
+    Action,
+    State,
+    apply,
+    current_seat,
+    legal_actions,
+    new_match,
+    options_for,
+    view,
+)
+from games.engine.options import Rules, rules_for
+from games.engine.state import DBL
+from games.engine.tiles import PAIRS, tile_id
+from tests.bots.helpers import advance
+from tests.engine.helpers import rig
+
+
+def _minimax(s: State, side: int, r: Rules, start: tuple[int, ...]) -> float:
+    """Plain minimax through the engine (every seat claims, nobody declines)."""
+    if s.phase not in ("play", "claim"):
+        return hand_value(s, start, side, r)
+    seat = s.turn
+    acts = [a for a in legal_actions(s, seat) if a.type not in ("muggins", "continue")]
+    vals = [_minimax(apply(s, seat, a), side, r, start) for a in acts]
+    return max(vals) if r.side_of[seat] == side else min(vals)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [
+        ("block", 2),
+        ("block", 3),
+        ("draw", 2),
+        ("draw", 3),
+        ("all_fives", 2),
+        ("fives_and_threes", 3),
+        ("catalan", 2),
+    ],
+)
+def test_the_solver_agrees_with_the_engine(variant: str, seats: int) -> None:
+    """On full deals near the end of a hand, the solver's exact value equals a
+    minimax through ``legal_actions``/``apply``: same rules, same scoring."""
+    o = options_for(variant, seats=seats)
+    r = rules_for(o)
+    checked = 0
+    for seed in range(40):
+        s = advance(new_match(o, seed), 9 if seats == 2 else 8, seed)
+        if s.phase == "play" and sum(h.bit_count() for h in s.hands) > 9:
+            s = advance(s, 4, seed + 1)
+        if s.phase != "play" or s.played == 0 or s.muggins is not None:
+            continue
+        if sum(h.bit_count() for h in s.hands) > 9:
+            continue
+        seat = s.turn
+        side = r.side_of[seat]
+        expect = _minimax(s, side, r, s.scores)
+        solver = Solver(r, side, list(s.hands), s.stock, 10**8)
+        (_, a, fa), (_, b, fb) = s.ends
+        got = solver.node(seat, 0, a, bool(fa & DBL), b, bool(fb & DBL), 99, -1e9, 1e9)
+        assert got == pytest.approx(expect), (variant, seats, seed)
+        checked += 1
+    assert checked >= 8
+
+
+def _only_winning_line() -> State:
+    """``draw`` dealt 14-14 with no stock, so every tile is known to both seats;
+    random play (seed 51) to a position where seat 0 (0-1, 1-1, 1-4, 0-6, 4-6
+    against 2-3, 0-4, 2-4, 4-4; ends 0 | 3) has two plays. Only 0-1 on the 0
+    wins the hand; the greedy playout (and ``medium``) prefer the 0-6."""
+    rng = random.Random(51)
+    tiles = list(PAIRS[:28])
+    rng.shuffle(tiles)
+    h0, h1 = tiles[:14], tiles[14:]
+    s = rig("draw", [h0, h1], stock=[], turn=0 if (6, 6) in h0 else 1, forced=(6, 6))
+    for _ in range(19):
+        seat = current_seat(s)
+        assert seat is not None
+        s = apply(s, seat, rng.choice(legal_actions(s, seat)))
+    return s
+
+
+def test_exact_search_finds_the_only_winning_line() -> None:
+    s = _only_winning_line()
+    seat = current_seat(s)
+    assert seat == 0
+    legal = legal_actions(s, 0)
+    win = Action.play((0, 1), "left")
+    assert set(legal) == {win, Action.play((0, 6), "left")}
+    v = view(s, 0)
+    # The exact values: 0-1 wins, 0-6 loses.
+    r = rules_of(v)
+    solver = Solver(r, 0, list(s.hands), (), 10**7)
+    exact = root_values(solver, v, legal, 0, 99)
+    assert exact[legal.index(win)] >= 1.0 > 0.5 > exact[1 - legal.index(win)]
+    # The greedy playouts of the engine-step search and medium miss it ...
+    old = search(v, candidates(v, legal), random.Random(0), 50.0)
+    assert candidates(v, legal)[old.index(max(old))] != win
+    assert MediumBot().decide(v, legal, random.Random(0)) != win
+    # ... hard's alpha-beta finds it.
+    for seed in range(3):
+        assert HardBot(budget_ms=20.0).decide(v, legal, random.Random(seed)) == win
+
+
+def test_the_sampler_is_uniform_under_a_drawn_allowance() -> None:
+    """One hidden hand of 5 among 14 unseen tiles; it passed on 6 of them and
+    then drew once (at most 1 of the 6). Deals must follow the exact
+    conditional law: P(one of the 6) = 6*C(8,4) / (C(8,5) + 6*C(8,4))."""
+    unseen = (1 << 14) - 1
+    mask = (1 << 6) - 1
+    k = Knowledge(
+        seat=0,
+        unseen=unseen << 14,
+        counts=(3, 5),
+        stock_count=9,
+        limits=((), ((mask << 14, 1),)),
+    )
+    rng = random.Random(5)
+    n = 4000
+    one = 0
+    for _ in range(n):
+        hands, stock = sample_deal(k, rng)
+        held = sum(1 << tile_id(*p) for p in hands[1])
+        got = (held & mask << 14).bit_count()
+        assert got <= 1 and len(hands[1]) == 5 and len(stock) == 9
+        one += got
+    expect = 6 * comb(8, 4) / (comb(8, 5) + 6 * comb(8, 4))
+    assert abs(one / n - expect) < 0.02, (one / n, expect)
+
+
+def test_line_search_is_bounded_and_deterministic() -> None:
+    """Early in a ``block`` hand (depth-limited) and late (exact): the same
+    seed gives the same move."""
+    o = options_for("block", seats=2)
+    for moves in (1, 7):
+        s = advance(new_match(o, 2), moves, 2)
+        seat = current_seat(s)
+        assert seat is not None
+        v, legal = view(s, seat), legal_actions(s, seat)
+        picks = {
+            HardBot(budget_ms=10).decide(v, legal, random.Random(4)) for _ in range(2)
+        }
+        assert len(picks) == 1 and picks <= set(legal)
+
+
+def test_inference_prefers_deals_that_explain_light_plays() -> None:
+    """Seat 1 answered the 6-6 with the 1-6: a deal giving it the 5-6 as well
+    (a heavier tile it would rather have shed) explains that play less well
+    than one without."""
+    h0 = [(6, 6), (0, 0), (0, 1), (0, 2)]
+    h1 = [(1, 6), (2, 2), (3, 3), (4, 4)]
+    s = rig("block", [h0, h1], stock=_rest28(h0, h1), forced=(6, 6))
+    s = apply(s, 0, Action.play((6, 6), "root"))
+    s = apply(s, 1, Action.play((1, 6), "left"))
+    v = view(s, 0)
+    events = inference.play_events(v)
+    assert [(e[0], e[1]) for e in events] == [(1, tile_id(1, 6))]
+    base = [0, 0]
+    light = base[:]
+    light[1] = sum(1 << tile_id(*p) for p in [(2, 2), (3, 3), (0, 3)])
+    heavy = base[:]
+    heavy[1] = sum(1 << tile_id(*p) for p in [(2, 2), (3, 3), (5, 6)])
+    assert inference.log_likelihood(events, heavy) < inference.log_likelihood(
+        events, light
+    )
+    assert inference.log_likelihood(events, light) == pytest.approx(0.0)
+
+
+def _rest28(*hands: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    used = {t for h in hands for t in h}
+    return [t for t in PAIRS[:28] if t not in used]
