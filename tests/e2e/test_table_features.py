@@ -217,3 +217,26 @@ def test_phone_viewport_has_no_page_scrolling_sideways(new_page):
             screenshot(page, "phone-mid-hand")
         act_once(page)
     screenshot(page, "phone-later")
+
+
+def test_drag_and_drop_plays_a_tile(new_page):
+    page = new_page()
+    signup(page)
+    start_practice(page, "draw", levels=("easy",))
+    for _ in range(60):
+        f = wait_for_me(page)
+        plays = [
+            a for a in f["view"]["legal"] if a["type"] == "play" and a["end"] != "root"
+        ]
+        if not plays:
+            act_once(page)
+            continue
+        play = plays[0]
+        tile = page.get_by_role("button", name=label(play["tile"]), exact=True)
+        end = page.locator(f'.board .end[data-end="{play["end"]}"]')
+        tile.drag_to(end)
+        wait_seq_after(page, f["seq"])
+        after = frame(page)
+        assert sorted(play["tile"]) not in [sorted(t) for t in after["view"]["hand"]]
+        return
+    raise AssertionError("never had a tile to drag onto an end")
