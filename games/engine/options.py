@@ -270,3 +270,28 @@ __all__ = [
     "options_for",
     "rules_for",
 ]
+
+
+def options_every() -> list[Options]:
+    """Every allowed variant × set × seat count × partnership, at its lowest target.
+
+    For tests and benchmarks that must cover each configuration a room can choose.
+    """
+    out = []
+    for variant, spec in VARIANTS.items():
+        for set_max in spec.sets:
+            for seats in spec.seats:
+                for partnership in (False, True):
+                    try:
+                        out.append(
+                            options_for(
+                                variant,
+                                set_max=set_max,
+                                seats=seats,
+                                partnership=partnership,
+                                target=min(spec.targets),
+                            )
+                        )
+                    except InvalidOptions:
+                        continue
+    return out

@@ -9,27 +9,12 @@ from hypothesis import strategies as st
 
 from games.bots import LEVELS
 from games.engine import VARIANTS, Options, options_for
+from games.engine.options import options_every
 from tests.bots.helpers import play_match
 
 
 def _configs() -> list[Options]:
-    out = []
-    for vid, spec in VARIANTS.items():
-        for n in spec.sets:
-            for seats in spec.seats:
-                for partner in (False, True):
-                    try:
-                        out.append(
-                            options_for(
-                                vid,
-                                set_max=n,
-                                seats=seats,
-                                partnership=partner,
-                                target=min(spec.targets),
-                            )
-                        )
-                    except ValueError:
-                        continue
+    out = options_every()
     out.append(options_for("catalan", seats=2, tiles_per_seat=5, target=50))
     out.append(options_for("draw", seats=3, deal="002", opening="winner", target=50))
     out.append(options_for("block", seats=2, no_double="heaviest", target=50))

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
-    VARIANTS,
     Action,
     Options,
     State,
@@ -27,27 +26,12 @@ from games.engine import (
     to_json,
     view,
 )
+from games.engine.options import options_every
 from games.engine.tiles import PAIRS, bits
 
 
 def _configs() -> list[Options]:
-    out = []
-    for vid, spec in VARIANTS.items():
-        for n in spec.sets:
-            for seats in spec.seats:
-                for partner in (False, True):
-                    try:
-                        out.append(
-                            options_for(
-                                vid,
-                                set_max=n,
-                                seats=seats,
-                                partnership=partner,
-                                target=min(spec.targets),
-                            )
-                        )
-                    except ValueError:
-                        continue
+    out = options_every()
     out.append(options_for("catalan", seats=2, tiles_per_seat=5, target=50))
     out.append(options_for("block", seats=4, partnership=True, deal="002", target=50))
     out.append(options_for("draw", seats=3, deal="002", opening="winner", target=50))
