@@ -306,6 +306,7 @@ def table_tick(*, table_id: int, seq: int) -> bool:
             table, timer_next(table=table, seats=seats, state=state, muggins=False)
         )
         table.save(update_fields=["timer", "timer_seat", "deadline"])
+        _timer_queue(table)
         return False
     new_state = engine.apply(state, seat.position, action)
     _transition(
@@ -429,33 +430,34 @@ def _transition(
     if state.phase == "match_over":
         _finish(table, seats, state)
         update += ["status", "finished_at"]
-    timer = timer_next(table=table, seats=seats, state=state)
-    _timer_set(table, timer, queue=False)
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
     table.save(update_fields=update)
     # Push first, then queue the next job: the player's reply does not wait for the
     # broker, and a fast computer move cannot overtake the frame it follows.
     _after_commit_push(table, seats, state, events)
-    if timer.due:
-        _queue_tick(table.pk, table.seq, table.deadline)
+    _timer_queue(table)
 
 
 def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
     """Seats changed (away, back, forfeited) without a move: decide the timer again."""
-    timer = timer_next(table=table, seats=seats, state=state)
-    _timer_set(table, timer, queue=False)
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
     table.save(update_fields=["timer", "timer_seat", "deadline"])
     _after_commit_push(table, seats, state, [])
-    if timer.due:
-        _queue_tick(table.pk, table.seq, table.deadline)
+    _timer_queue(table)
 
 
-def _timer_set(table: Table, timer: NextTimer, *, queue: bool = True) -> None:
+def _timer_set(table: Table, timer: NextTimer) -> None:
+    """Record the next timed job on the row (the caller saves it)."""
     table.timer = timer.kind
     table.timer_seat = timer.seat
     table.deadline = (
         timezone.now() + timedelta(seconds=timer.delay) if timer.due else None
     )
-    if timer.due and queue:
+
+
+def _timer_queue(table: Table) -> None:
+    """Queue the task for the job recorded on the row, if any, after commit."""
+    if table.timer and table.deadline is not None:
         _queue_tick(table.pk, table.seq, table.deadline)
 
 
