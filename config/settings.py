@@ -111,9 +111,15 @@ REDIS_URL = env.str("REDIS_URL", default="")
 EMBEDDED = not REDIS_URL
 
 if REDIS_URL:
+    # Redis pub/sub, not channels_redis' list-based core layer: the core layer reads a
+    # process's messages one BZPOPMIN at a time, four Redis round trips each, and at
+    # 100 busy tables one daphne fell behind by hundreds of milliseconds (bench/
+    # RESULTS.md). Pub/sub pushes messages to one subscribed connection and a group
+    # send is one PUBLISH. It delivers at most once: a frame missed during a Redis
+    # reconnect shows as a ``seq`` gap and the client resyncs (docs/protocol.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 defaults to a 5 s read timeout, which closes idle sockets
                 # (1011) and caps a pool at 100 connections: see DESIGN.md.
@@ -127,8 +133,6 @@ if REDIS_URL:
                         ),
                     }
                 ],
-                "capacity": 1000,
-                "expiry": 30,
             },
         }
     }

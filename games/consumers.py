@@ -98,13 +98,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 not isinstance(seat, int) or isinstance(seat, bool)
             ):
                 raise FrameError("bad_frame", '"seat" must be a number.')
-            await database_call(table_act)(
+            done = await database_call(table_act)(
                 table_id=self.table_id,
                 user=self.user,
                 action=action,
                 expected_seq=seq,
                 claimed_seat=seat,
             )
+            # The reply goes straight back; the seat group's copy (for the player's
+            # other tabs) is then skipped here by its seq. A faster computer move may
+            # already have been pushed: then this frame is older and is not sent.
+            if done.seq > self.seq:
+                self.seq = done.seq
+                await self.send(text_data=done.frame)
         elif kind == "sync":
             await self._send_state()
         elif kind == "back":

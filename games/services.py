@@ -11,6 +11,7 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from django.utils import timezone
 from games import engine
 from games.bots import choose as bot_choose
 from games.errors import TableError
+from games.groups import seat_group
 from games.models import Seat, Table, TableEvent
 from games.payloads import push_messages, seats_messages
 from games.results import seat_results
@@ -204,6 +206,14 @@ def _table_lock(table_id: int) -> Table:
         raise TableError("no_table", "There is no such table.") from None
 
 
+@dataclass(frozen=True)
+class ActResult:
+    """What a player's accepted action produced, for the acting connection."""
+
+    seq: int
+    frame: str  # the acting seat's new ``state`` frame, serialised
+
+
 @transaction.atomic
 def table_act(
     *,
@@ -212,8 +222,12 @@ def table_act(
     action: Any,
     expected_seq: int,
     claimed_seat: int | None = None,
-) -> int:
-    """Apply one player's action; return the table's new ``seq``.
+) -> ActResult:
+    """Apply one player's action; return the new ``seq`` and the seat's new frame.
+
+    The frame also goes to the seat's group after commit (other tabs of the same
+    player); the consumer sends it straight back to the acting connection, which then
+    ignores the group's copy by its ``seq``.
 
     Raises ``TableError`` (nothing changed) when the player is not seated, acts for
     another seat, sends a stale ``seq``, acts on a table that is not playing, acts out
@@ -243,20 +257,21 @@ def table_act(
         new_state = engine.apply(state, seat.position, parsed)
     except engine.IllegalAction as exc:
         raise TableError("illegal", str(exc)) from None
-    fields = []
     if seat.away:
         seat.away = False
         seat.save(update_fields=["away"])
-    _transition(
+    messages = _transition(
         table,
         seats,
         new_state,
         position=seat.position,
         actor="player",
         action=engine.action_to_dict(parsed),
-        fields=fields,
+        fields=[],
     )
-    return table.seq
+    own = seat_group(table.pk, seat.position)
+    frame = next(m["text"] for g, m in messages if g == own)
+    return ActResult(seq=table.seq, frame=frame)
 
 
 @transaction.atomic
@@ -412,9 +427,9 @@ def _transition(
     actor: str,
     action: dict[str, Any] | None,
     fields: list[str],
-) -> None:
+) -> list[tuple[str, dict[str, Any]]]:
     """Save ``state`` as the next ``seq`` with its log entry; push and schedule after
-    commit. Should be called while holding the table's row lock."""
+    commit; return the messages pushed. Call it while holding the table's row lock."""
     table.seq += 1
     table.state = engine.to_json(state)
     events = list(state.events)
@@ -434,8 +449,9 @@ def _transition(
     table.save(update_fields=update)
     # Push first, then queue the next job: the player's reply does not wait for the
     # broker, and a fast computer move cannot overtake the frame it follows.
-    _after_commit_push(table, seats, state, events)
+    messages = _after_commit_push(table, seats, state, events)
     _timer_queue(table)
+    return messages
 
 
 def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
@@ -473,9 +489,10 @@ def _queue_tick(table_id: int, seq: int, deadline: Any) -> None:
 
 def _after_commit_push(
     table: Table, seats: list[Seat], state: engine.State, events: list[dict[str, Any]]
-) -> None:
+) -> list[tuple[str, dict[str, Any]]]:
     messages = push_messages(table=table, seats=seats, state=state, events=events)
     transaction.on_commit(lambda: group_send_all(messages))
+    return messages
 
 
 def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:

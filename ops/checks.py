@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
+
+RECEIVE_TRIES = 6
 
 
 def check_database() -> str:
@@ -26,10 +30,22 @@ def check_channel_layer() -> str:
     async def round_trip() -> None:
         channel = await layer.new_channel("healthz.")
         token = secrets.token_hex(8)
-        await layer.send(channel, {"type": "healthz", "token": token})
-        message = await layer.receive(channel)
+        message: dict[str, str] = {}
+        try:
+            # Pub/sub may not have the new subscription in place for the very first
+            # send: send again until one arrives.
+            for _ in range(RECEIVE_TRIES):
+                await layer.send(channel, {"type": "healthz", "token": token})
+                with contextlib.suppress(TimeoutError):
+                    message = await asyncio.wait_for(layer.receive(channel), 0.5)
+                    break
+        finally:
+            # A receive that is cancelled makes the pub/sub layer drop the channel's
+            # subscription; without it every probe would leave one behind.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(layer.receive(channel), 0.01)
         if message.get("token") != token:
-            raise RuntimeError("channel layer returned another message")
+            raise RuntimeError("channel layer returned no or another message")
 
     async_to_sync(round_trip)()
     return type(layer).__name__

@@ -71,3 +71,23 @@ def test_beacon_is_staff_only_and_checks_input(client, make_user):
     assert client.post("/ops/beacon/", {"countdown": "soon"}).status_code == 400
     assert client.post("/ops/beacon/", {"countdown": "9999"}).status_code == 400
     assert client.get("/ops/beacon/deadbeef/").status_code == 404
+
+
+@pytest.mark.services
+async def test_channel_layer_probe_leaves_no_subscription_behind():
+    """Inside a server the probe runs on the server's loop (as here): the pub/sub
+    layer keeps that loop's subscriptions, so each probe must drop its own."""
+    import redis.asyncio as aioredis
+    from asgiref.sync import sync_to_async
+    from django.conf import settings
+
+    for _ in range(3):
+        assert await sync_to_async(checks.check_channel_layer)() == (
+            "RedisPubSubChannelLayer"
+        )
+    client = aioredis.Redis.from_url(settings.REDIS_URL)
+    try:
+        left = await client.pubsub_channels("*healthz*")
+    finally:
+        await client.aclose()
+    assert left == []

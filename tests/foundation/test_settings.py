@@ -61,7 +61,7 @@ def test_distributed_with_variables():
         REDIS_URL="redis://cache.example:6379/3",
     )
     assert got["engine"] == "django.db.backends.postgresql"
-    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     # The redis-py 8 traps: no read timeout on idle sockets, a pool larger than 100.
     (host,) = got["hosts"]
     assert host["address"] == "redis://cache.example:6379/3"
@@ -87,7 +87,7 @@ def test_live_connections_are_postgresql_and_redis():
     cache.set("settings-probe", "here", 5)
     assert cache.get("settings-probe") == "here"
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisChannelLayer"
+    assert type(layer).__name__ == "RedisPubSubChannelLayer"
 
     async def round_trip():
         name = await layer.new_channel()

@@ -1,6 +1,10 @@
 // The table's WebSocket: numbered state frames, resync on gaps, reconnect with backoff.
 
 const MAX_BACKOFF_MS = 8000;
+// Frames are delivered at most once (Redis pub/sub): a lost frame shows as a gap in
+// `seq` when the next one arrives, but a lost *last* frame would not, so a socket
+// that has heard nothing for this long asks for the state again.
+const QUIET_SYNC_MS = 20000;
 
 export class TableSocket {
   /**
@@ -15,6 +19,16 @@ export class TableSocket {
     this.ws = null;
     this.stopped = false;
     this.opened = false;
+    this.quietTimer = null;
+  }
+
+  quietReset() {
+    window.clearTimeout(this.quietTimer);
+    if (this.stopped) return;
+    this.quietTimer = window.setTimeout(() => {
+      if (this.ws && this.ws.readyState === WebSocket.OPEN) this.send({ type: "sync" });
+      this.quietReset();
+    }, QUIET_SYNC_MS);
   }
 
   url() {
@@ -50,6 +64,7 @@ export class TableSocket {
   }
 
   receive(text) {
+    this.quietReset();
     let frame;
     try {
       frame = JSON.parse(text);
