@@ -274,6 +274,8 @@ class Shared:
         self.measuring = False
         self.stop_acting = asyncio.Event()
         self.rtts: list[float] = []
+        self.rtt_at: list[float] = []  # when each round trip ended (perf_counter)
+        self.t0 = 0.0
         self.errors: Counter[str] = Counter()
         self.other_frames: Counter[str] = Counter()
         self.table_ids: list[int] = []
@@ -370,6 +372,7 @@ class Client:
             self.pending = None
             if measured:
                 self.shared.rtts.append((now - sent_at) * 1000)
+                self.shared.rtt_at.append(now)
         if self.latest is None or seq >= self.latest["seq"]:
             self.latest = frame
         self.changed.set()
@@ -446,6 +449,14 @@ def pct(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def timeline(shared: Shared, step: float = 10.0) -> list[tuple[int, int, float]]:
+    """Round trips per ``step`` seconds of the window: (start s, count, p99 ms)."""
+    buckets: dict[int, list[float]] = {}
+    for rtt, at in zip(shared.rtts, shared.rtt_at, strict=True):
+        buckets.setdefault(int((at - shared.t0) // step), []).append(rtt)
+    return [(int(k * step), len(v), pct(v, 99)) for k, v in sorted(buckets.items())]
+
+
 def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
     import psutil
 
@@ -520,6 +531,7 @@ async def run_once(
     seed: int,
     profile_dir: Path | None,
     profile_idle: bool = False,
+    profile_gil: bool = False,
 ) -> dict[str, Any]:
     import psutil
 
@@ -561,6 +573,7 @@ async def run_once(
                         "--duration", str(int(min(window, 60))), "--format", "raw",
                         "-o", f"{base}.txt", "--nonblocking",
                         *(["--idle", "--threads"] if profile_idle else []),
+                        *(["--gil"] if profile_gil else []),
                     ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -570,6 +583,7 @@ async def run_once(
     cpu0, svc0, me0 = cpu_seconds(pids), shared_services_cpu(), me.cpu_times()
     psutil.cpu_percent()
     t0_db, t0 = await asyncio.to_thread(db_now), time.perf_counter()
+    shared.t0 = t0
     shared.measuring = True
     if scenario.seconds is not None:
         with contextlib.suppress(asyncio.TimeoutError):
@@ -609,6 +623,7 @@ async def run_once(
         "p90": pct(shared.rtts, 90),
         "p99": pct(shared.rtts, 99),
         "max": max(shared.rtts, default=float("nan")),
+        "timeline": timeline(shared),
         "lost": lost,
         "dups": dups,
         "connect_dups": connect_dups,
@@ -642,6 +657,8 @@ def show(r: dict[str, Any], label: str) -> None:
         f"in {r['seconds']:.1f} s\n"
         f"    round trip ms: p50 {r['p50']:.1f}  p90 {r['p90']:.1f}  "
         f"p99 {r['p99']:.1f}  max {r['max']:.1f}\n"
+        f"    p99 by 10 s: "
+        f"{'  '.join(f'{t}s {p:.0f}' for t, _, p in r['timeline'])}\n"
         f"    lost {r['lost']}  duplicated {r['dups']} "
         f"(+{r['connect_dups']} at connect)  settled {r['settled']}  "
         f"errors {r['errors'] or 0}  unexpected closes {r['closed']}  "
@@ -726,6 +743,7 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> None:
                     args.seed + i,
                     prof,
                     args.profile_idle,
+                    args.profile_gil,
                 ),
                 timeout=limit,
             )
@@ -784,6 +802,11 @@ def main() -> None:
         "--profile-idle",
         action="store_true",
         help="py-spy: also sample waiting threads, per thread (wall-clock view)",
+    )
+    parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="py-spy: sample only the thread holding the GIL (where the CPU goes)",
     )
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp/ws_load"))
     args = parser.parse_args()
