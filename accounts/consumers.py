@@ -6,16 +6,16 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.selectors import online_count
 from accounts.services import presence_connect, presence_disconnect, presence_touch
+from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
 
 PRESENCE_GROUP = "presence"
 
 
-class PresenceConsumer(AsyncWebsocketConsumer):
+class PresenceConsumer(SocketConsumer):
     """Signed-in players only; anonymous sockets are refused at the handshake."""
 
     async def connect(self) -> None:

@@ -10,13 +10,12 @@ import asyncio
 import json
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
-
 from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.selectors import table_frame, table_membership
 from games.services import seat_back, seat_leave, seat_presence, table_act
 from realtime.broadcast import server_loop_register
+from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
 from realtime.ratelimit import TokenBucket
@@ -25,7 +24,7 @@ ACTIONS_PER_SECOND = 10
 ACTION_BURST = 20
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
