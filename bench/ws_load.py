@@ -14,8 +14,10 @@ them with the ``websockets`` client. Prints, per run and as the median of the ru
 
 Scenarios: ``uncontended`` (1 table, ``--moves`` player moves, short pauses, ``fast``
 computers) and ``load`` (``--tables`` tables, each player moving about once a second
-against ``normal`` computers, for ``--seconds``). Traffic goes to 127.0.0.1 only; the
-script stops by itself and ends the processes it started.
+against ``normal`` computers, for ``--seconds``; the players' first moves are spread
+over 2 s, as real tables are not in step, and the window opens 5 s after they start).
+Traffic goes to 127.0.0.1 only; the script stops by itself and ends the processes it
+started.
 
     .venv/bin/python bench/ws_load.py                       # both scenarios, 3 runs
     .venv/bin/python bench/ws_load.py --scenario load --tables 100 --seconds 60
@@ -264,6 +266,10 @@ class Scenario:
     bot_speed: str
     variant: str
     target: int
+    # Players start within this many seconds of each other: real tables are not in
+    # step, and 100 first moves in the same instant measure the start, not the play.
+    spread: float = 0.0
+    warmup: float = 2.0
 
 
 class Shared:
@@ -380,6 +386,7 @@ class Client:
     async def play(self) -> None:
         """Act whenever the view offers something, until told to stop."""
         s = self.shared
+        await asyncio.sleep(self.rng.uniform(0.0, s.scenario.spread))
         while not s.stop_acting.is_set():
             self.changed.clear()  # before reading: a frame arriving later wakes us
             state = self.latest
@@ -558,7 +565,7 @@ async def run_once(
             )
         )
     players = [asyncio.create_task(c.play()) for c in clients]
-    await asyncio.sleep(2.0)  # warm-up: first moves, first frames
+    await asyncio.sleep(scenario.warmup)  # first moves, first frames, starts spread
 
     profilers = []
     window = scenario.seconds or 600.0
@@ -715,6 +722,8 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> None:
                 bot_speed=args.bot_speed or "normal",
                 variant=args.variant,
                 target=args.target,
+                spread=2.0,
+                warmup=5.0,
             )
         )
     n_users = max(s.tables for s in scenarios)
