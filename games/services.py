@@ -23,9 +23,10 @@ from games import engine
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.groups import seat_group
-from games.models import Seat, Table, TableEvent
+from games.models import Seat, Table
 from games.payloads import push_messages, seats_messages
 from games.results import seat_results
+from games.rows import event_append, table_locked, table_seats, table_update
 from games.signals import table_finished
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.timers import NextTimer, seat_is_automatic, timer_next
@@ -183,7 +184,7 @@ def _start(table: Table) -> None:
     state = engine.new_match(opts, table.seed)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     _transition(
         table,
         seats,
@@ -200,10 +201,10 @@ def _start(table: Table) -> None:
 
 def _table_lock(table_id: int) -> Table:
     """Load and lock the table row; call inside ``transaction.atomic``."""
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("no_table", "There is no such table.") from None
+    table = table_locked(table_id)
+    if table is None:
+        raise TableError("no_table", "There is no such table.")
+    return table
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ def table_act(
     of turn or makes an illegal move.
     """
     table = _table_lock(table_id)
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", "Spectators cannot act; take a seat to play.")
@@ -291,7 +292,7 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
         _queue_tick(table.pk, table.seq, table.deadline)
         return False
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     state = engine.from_json(table.state)
     if table.timer == Table.Timer.NEXT_HAND:
         new_state = engine.apply(state, 0, engine.Action.next_hand())
@@ -355,7 +356,7 @@ def bot_action(
 def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
     """The owner of an away seat takes it back from the stand-in."""
     table = _table_lock(table_id)
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or not seat.away or seat.forfeited:
         return
@@ -377,7 +378,7 @@ def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> 
     table = Table.objects.get(pk=table_id)
     if table.status != Table.Status.PLAYING:
         return
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     messages = seats_messages(table=table, seats=seats)
     transaction.on_commit(lambda: group_send_all(messages))
 
@@ -391,7 +392,7 @@ def seat_leave(*, table_id: int, user: AbstractBaseUser) -> None:
     the stand-in bot plays it to the end.
     """
     table = _table_lock(table_id)
-    seats = list(table.seats.select_related("user"))
+    seats = table_seats(table)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", "You have no seat at this table.")
@@ -433,7 +434,7 @@ def _transition(
     table.seq += 1
     table.state = engine.to_json(state)
     events = list(state.events)
-    TableEvent.objects.create(
+    event_append(
         table=table,
         seq=table.seq,
         seat=position,
@@ -446,7 +447,7 @@ def _transition(
         _finish(table, seats, state)
         update += ["status", "finished_at"]
     _timer_set(table, timer_next(table=table, seats=seats, state=state))
-    table.save(update_fields=update)
+    table_update(table, update)
     # Push first, then queue the next job: the player's reply does not wait for the
     # broker, and a fast computer move cannot overtake the frame it follows.
     messages = _after_commit_push(table, seats, state, events)

@@ -1,0 +1,128 @@
+"""The rows of one move, read and written with SQL composed once per process.
+
+Decision: a move is four statements (lock the table, read its seats, append the
+event, update the table). Through the ORM each of them cost 0.5-0.8 ms of CPU on the
+benchmark machine, ten times the SQL itself: query compilation and model building.
+At 100 busy tables that time is spent under the daphne process's one interpreter
+lock, where every player's round trip waits for it (bench/RESULTS.md, table socket).
+These functions issue the same statements with SQL built once from the models'
+metadata and return ordinary model instances, so everything else keeps using the ORM.
+Values go through the fields' own ``get_db_prep_save`` and, on the way back,
+through ``raw()``'s converters, so JSON and time zones behave as with the ORM on
+both PostgreSQL and SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Seat, Table, TableEvent
+
+
+def _q(name: str) -> str:
+    return str(connection.ops.quote_name(name))
+
+
+@cache
+def _lock_sql() -> str:
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    table = _q(Table._meta.db_table)
+    # Every name in these statements comes from the models; values are parameters.
+    return f"SELECT * FROM {table} WHERE {_q('id')} = %s{lock}"  # noqa: S608
+
+
+@cache
+def _seats_sql() -> str:
+    user = get_user_model()._meta
+    seat = Seat._meta
+    name = _q(user.get_field("username").column)
+    join = f"u.{_q(user.pk.column)} = s.{_q(seat.get_field('user').column)}"
+    where = f"s.{_q(seat.get_field('table').column)} = %s"
+    order = f"s.{_q(seat.get_field('position').column)}"
+    return (
+        f"SELECT s.*, u.{name} AS user_name FROM {_q(seat.db_table)} s "  # noqa: S608
+        f"LEFT JOIN {_q(user.db_table)} u ON {join} WHERE {where} ORDER BY {order}"
+    )
+
+
+_EVENT_FIELDS = ("table", "seq", "seat", "actor", "action", "events", "created_at")
+
+
+@cache
+def _event_sql() -> str:
+    meta = TableEvent._meta
+    cols = ", ".join(_q(meta.get_field(f).column) for f in _EVENT_FIELDS)
+    marks = ", ".join(["%s"] * len(_EVENT_FIELDS))
+    return f"INSERT INTO {_q(meta.db_table)} ({cols}) VALUES ({marks})"  # noqa: S608
+
+
+@cache
+def _update_sql(fields: tuple[str, ...]) -> str:
+    meta = Table._meta
+    sets = ", ".join(f"{_q(meta.get_field(f).column)} = %s" for f in fields)
+    return f"UPDATE {_q(meta.db_table)} SET {sets} WHERE {_q('id')} = %s"  # noqa: S608
+
+
+def table_locked(table_id: int) -> Table | None:
+    """The table row, locked until the transaction ends (``select_for_update``)."""
+    return next(iter(Table.objects.raw(_lock_sql(), [table_id])), None)
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats by position, each with its user's id and name loaded (the
+    user's other fields load on first use, as with ``only()``)."""
+    user_model = get_user_model()
+    seats = list(Seat.objects.raw(_seats_sql(), [table.pk]))
+    for seat in seats:
+        seat.table = table
+        if seat.user_id is not None:
+            seat.user = user_model.from_db(
+                connection.alias, ["id", "username"], [seat.user_id, seat.user_name]
+            )
+    return seats
+
+
+def event_append(
+    *,
+    table: Table,
+    seq: int,
+    seat: int | None,
+    actor: str,
+    action: dict[str, Any] | None,
+    events: list[dict[str, Any]],
+) -> None:
+    """Append one ``TableEvent`` (the move log is never updated, only added to)."""
+    values = {
+        "table": table.pk,
+        "seq": seq,
+        "seat": seat,
+        "actor": actor,
+        "action": action,
+        "events": events,
+        "created_at": timezone.now(),
+    }
+    meta = TableEvent._meta
+    params = [
+        meta.get_field(f).get_db_prep_save(values[f], connection) for f in _EVENT_FIELDS
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_event_sql(), params)
+
+
+def table_update(table: Table, fields: Sequence[str]) -> None:
+    """``table.save(update_fields=fields)``, without the query compiler."""
+    names = tuple(dict.fromkeys(fields))
+    meta = Table._meta
+    params = []
+    for name in names:
+        field = meta.get_field(name)
+        params.append(field.get_db_prep_save(getattr(table, field.attname), connection))
+    params.append(table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(names), params)

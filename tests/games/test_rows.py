@@ -1,0 +1,90 @@
+"""``games.rows``: the move's statements without the ORM compiler, same results."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Seat, Table, TableEvent
+from games.rows import event_append, table_locked, table_seats, table_update
+from games.services import table_practice_create
+
+pytestmark = pytest.mark.django_db
+
+
+def practice(user):
+    return table_practice_create(
+        user=user, variant="block", bot_levels=["medium"], bot_speed="instant"
+    )
+
+
+def test_table_locked_reads_the_row_as_the_orm_does(make_user):
+    table = practice(make_user())
+    with transaction.atomic():
+        got = table_locked(table.pk)
+    orm = Table.objects.get(pk=table.pk)
+    assert got is not None
+    for field in Table._meta.concrete_fields:
+        assert getattr(got, field.attname) == getattr(orm, field.attname), field.name
+    assert isinstance(got.state, dict)
+    assert timezone.is_aware(got.created_at)
+
+
+def test_table_locked_is_none_for_a_missing_table():
+    with transaction.atomic():
+        assert table_locked(987_654) is None
+
+
+def test_table_seats_carry_their_users_names_and_load_the_rest_on_use(make_user):
+    user = make_user("Rowena")
+    table = practice(user)
+    seats = table_seats(table)
+    assert [s.position for s in seats] == [0, 1]
+    human, bot = seats
+    assert human.user_id == user.pk
+    assert human.user.username == "Rowena"
+    assert human.user.email == "rowena@example.com"  # deferred, loaded on use
+    assert bot.user_id is None and bot.bot_level == "medium"
+    assert all(s.table is table for s in seats)
+    orm = {s.pk: s for s in Seat.objects.filter(table=table)}
+    for seat in seats:
+        for field in Seat._meta.concrete_fields:
+            assert getattr(seat, field.attname) == getattr(orm[seat.pk], field.attname)
+
+
+def test_event_append_stores_what_the_orm_reads_back(make_user):
+    table = practice(make_user())
+    before = timezone.now()
+    event_append(
+        table=table,
+        seq=99,
+        seat=1,
+        actor="bot",
+        action={"type": "play", "tile": [6, 6], "end": "root"},
+        events=[{"type": "played", "seat": 1, "tile": [6, 6]}],
+    )
+    ev = TableEvent.objects.get(table=table, seq=99)
+    assert ev.seat == 1 and ev.actor == "bot"
+    assert ev.action == {"type": "play", "tile": [6, 6], "end": "root"}
+    assert ev.events == [{"type": "played", "seat": 1, "tile": [6, 6]}]
+    assert before <= ev.created_at <= timezone.now()
+
+
+def test_table_update_writes_only_the_named_fields(make_user):
+    table = practice(make_user())
+    deadline = timezone.now() + timedelta(seconds=30)
+    table.seq = 41
+    table.state = {"version": 1, "note": "new"}
+    table.deadline = deadline
+    table.timer_seat = None
+    table.variant = "draw"  # changed in memory, not named: must stay "block"
+    table_update(table, ["seq", "state", "deadline", "timer_seat", "seq"])
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.seq == 41
+    assert stored.state == {"version": 1, "note": "new"}
+    assert stored.deadline == deadline
+    assert stored.timer_seat is None
+    assert stored.variant == "block"
