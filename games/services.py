@@ -29,6 +29,7 @@ from games.results import seat_results
 from games.rows import event_append, table_locked, table_seats, table_update
 from games.signals import table_finished
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
+from games.ticks import tick_publish
 from games.timers import NextTimer, seat_is_automatic, timer_next
 from realtime.broadcast import group_send_all
 
@@ -479,13 +480,7 @@ def _timer_queue(table: Table) -> None:
 
 
 def _queue_tick(table_id: int, seq: int, deadline: Any) -> None:
-    from games.tasks import table_tick_task
-
-    def queue() -> None:
-        countdown = max(0.0, (deadline - timezone.now()).total_seconds())
-        table_tick_task.apply_async((table_id, seq), countdown=countdown)
-
-    transaction.on_commit(queue)
+    transaction.on_commit(lambda: tick_publish(table_id, seq, deadline))
 
 
 def _after_commit_push(
