@@ -58,13 +58,18 @@ def state_frame(
     state: engine.State | None,
     position: int | None,
     events: Sequence[dict[str, Any]] = (),
+    public: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """The full ``state`` frame for one seat (or a spectator, ``position=None``)."""
+    """The full ``state`` frame for one seat (or a spectator, ``position=None``).
+
+    ``public`` is ``(table_public(table), seats_public(seats))`` when the caller
+    builds several frames of one moment."""
+    table_part, seats_part = public or (table_public(table), seats_public(seats))
     return {
         "type": "state",
         "seq": table.seq,
-        "table": table_public(table),
-        "seats": seats_public(seats),
+        "table": table_part,
+        "seats": seats_part,
         "you": position,
         "view": engine.view(state, position) if state is not None else None,
         "events": engine.events_for(list(events), position) if events else [],
@@ -79,12 +84,18 @@ def push_messages(
     events: Sequence[dict[str, Any]] = (),
 ) -> list[tuple[str, dict[str, Any]]]:
     """One pre-serialised ``state`` frame per seat group and one for spectators."""
+    public = (table_public(table), seats_public(seats))
     out = []
     for seat in seats:
         if seat.is_bot:
             continue  # nobody is ever in a computer player's seat group
         frame = state_frame(
-            table=table, seats=seats, state=state, position=seat.position, events=events
+            table=table,
+            seats=seats,
+            state=state,
+            position=seat.position,
+            events=events,
+            public=public,
         )
         out.append(
             (
@@ -98,7 +109,12 @@ def push_messages(
             )
         )
     frame = state_frame(
-        table=table, seats=seats, state=state, position=None, events=events
+        table=table,
+        seats=seats,
+        state=state,
+        position=None,
+        events=events,
+        public=public,
     )
     out.append(
         (
