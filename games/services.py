@@ -11,7 +11,8 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -449,19 +450,19 @@ def _transition(
         update += ["status", "finished_at"]
     _timer_set(table, timer_next(table=table, seats=seats, state=state))
     table_update(table, update)
-    # Push first, then queue the next job: the player's reply does not wait for the
-    # broker, and a fast computer move cannot overtake the frame it follows.
-    messages = _after_commit_push(table, seats, state, events)
-    _timer_queue(table)
-    return messages
+    # Push, then queue the next job once the frames are out: neither delays the
+    # player's reply, and a fast computer move cannot overtake the frame it follows.
+    push = _after_commit_push(table, seats, state, events)
+    _timer_queue(table, after=push.sent)
+    return push.messages
 
 
 def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
     """Seats changed (away, back, forfeited) without a move: decide the timer again."""
     _timer_set(table, timer_next(table=table, seats=seats, state=state))
     table.save(update_fields=["timer", "timer_seat", "deadline"])
-    _after_commit_push(table, seats, state, [])
-    _timer_queue(table)
+    push = _after_commit_push(table, seats, state, [])
+    _timer_queue(table, after=push.sent)
 
 
 def _timer_set(table: Table, timer: NextTimer) -> None:
@@ -473,22 +474,39 @@ def _timer_set(table: Table, timer: NextTimer) -> None:
     )
 
 
-def _timer_queue(table: Table) -> None:
-    """Queue the task for the job recorded on the row, if any, after commit."""
+def _timer_queue(table: Table, after: Sequence[Future[None]] = ()) -> None:
+    """Queue the task for the job recorded on the row, if any, after commit (and
+    after the sends in ``after``)."""
     if table.timer and table.deadline is not None:
-        _queue_tick(table.pk, table.seq, table.deadline)
+        _queue_tick(table.pk, table.seq, table.deadline, after=after)
 
 
-def _queue_tick(table_id: int, seq: int, deadline: Any) -> None:
-    transaction.on_commit(lambda: tick_publish(table_id, seq, deadline))
+def _queue_tick(
+    table_id: int, seq: int, deadline: Any, after: Sequence[Future[None]] = ()
+) -> None:
+    transaction.on_commit(lambda: tick_publish(table_id, seq, deadline, after))
+
+
+@dataclass
+class _Push:
+    """A transition's frames, sent after commit; ``sent`` then holds the send's
+    future when it runs on the server loop (see ``group_send_all``)."""
+
+    messages: list[tuple[str, dict[str, Any]]]
+    sent: list[Future[None]] = field(default_factory=list)
+
+    def send(self) -> None:
+        future = group_send_all(self.messages)
+        if future is not None:
+            self.sent.append(future)
 
 
 def _after_commit_push(
     table: Table, seats: list[Seat], state: engine.State, events: list[dict[str, Any]]
-) -> list[tuple[str, dict[str, Any]]]:
-    messages = push_messages(table=table, seats=seats, state=state, events=events)
-    transaction.on_commit(lambda: group_send_all(messages))
-    return messages
+) -> _Push:
+    push = _Push(push_messages(table=table, seats=seats, state=state, events=events))
+    transaction.on_commit(push.send)
+    return push
 
 
 def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:

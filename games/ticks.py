@@ -12,23 +12,36 @@ any lost task; jobs are idempotent by ``seq`` either way.
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import queue
 import threading
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.utils import timezone
 
+from realtime.broadcast import SEND_TIMEOUT
+
 logger = logging.getLogger(__name__)
 
-_jobs: queue.SimpleQueue[tuple[int, int, datetime]] = queue.SimpleQueue()
+Job = tuple[int, int, datetime, tuple[concurrent.futures.Future[None], ...]]
+
+_jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
 _thread: threading.Thread | None = None
 _lock = threading.Lock()
 
 
-def tick_publish(table_id: int, seq: int, deadline: datetime) -> None:
-    """Queue ``games.table_tick(table_id, seq)`` to run at ``deadline``."""
-    _jobs.put((table_id, seq, deadline))
+def tick_publish(
+    table_id: int,
+    seq: int,
+    deadline: datetime,
+    after: Sequence[concurrent.futures.Future[None]] = (),
+) -> None:
+    """Queue ``games.table_tick(table_id, seq)`` to run at ``deadline``, once the
+    sends in ``after`` (the move's frames) are done: a computer's instant reply must
+    not reach the players before the move it answers."""
+    _jobs.put((table_id, seq, deadline, tuple(after)))
     _publisher_ensure()
 
 
@@ -53,8 +66,15 @@ def _publish_forever() -> None:
             logger.exception("table %s: could not queue the job for seq %s", *job[:2])
 
 
-def _publish(table_id: int, seq: int, deadline: datetime) -> None:
+def _publish(
+    table_id: int,
+    seq: int,
+    deadline: datetime,
+    after: tuple[concurrent.futures.Future[None], ...],
+) -> None:
     from games.tasks import table_tick_task
 
+    if after:  # a failed or slow send is logged where it happens; publish anyway
+        concurrent.futures.wait(after, timeout=SEND_TIMEOUT)
     countdown = max(0.0, (deadline - timezone.now()).total_seconds())
     table_tick_task.apply_async((table_id, seq), countdown=countdown)

@@ -11,6 +11,7 @@ messages of one table leave in ``seq`` order.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
 from collections.abc import Sequence
@@ -60,10 +61,21 @@ async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         await layer.group_send(group, message)
 
 
-def group_send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, message)`` in order; log (never raise) a failure."""
+def group_send_all(
+    messages: Sequence[tuple[str, dict[str, Any]]],
+) -> concurrent.futures.Future[None] | None:
+    """Send each ``(group, message)`` in order; log (never raise) a failure.
+
+    Called from a worker thread of a daphne process, the sends are scheduled on the
+    server's loop and their future is returned at once: the caller does not wait for
+    Redis (a player's reply to their own move does not), and whatever must follow the
+    frames (the next timed job, ``games.ticks``) waits on the future. The loop starts
+    scheduled sends in order and the layer publishes in order, so one table's frames
+    still leave in ``seq`` order. Anywhere else the call blocks until the messages
+    are handed to the layer and returns ``None``.
+    """
     if not messages:
-        return
+        return None
     loop = _server_loop
     try:
         running = asyncio.get_running_loop()
@@ -72,11 +84,15 @@ def group_send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     try:
         if loop is not None and loop.is_running() and running is None:
             future = asyncio.run_coroutine_threadsafe(_send_all(messages), loop)
-            future.result(timeout=SEND_TIMEOUT)
-        else:
-            future = asyncio.run_coroutine_threadsafe(
-                _send_all(messages), _sender_loop()
-            )
-            future.result(timeout=SEND_TIMEOUT)
+            future.add_done_callback(_log_failure)
+            return future
+        future = asyncio.run_coroutine_threadsafe(_send_all(messages), _sender_loop())
+        future.result(timeout=SEND_TIMEOUT)
     except Exception:  # noqa: BLE001 - clients resync on a gap; the move stands
         logger.exception("broadcast of %d messages failed", len(messages))
+    return None
+
+
+def _log_failure(future: concurrent.futures.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("broadcast failed: %r", future.exception())

@@ -127,7 +127,7 @@ def queued(monkeypatch):
     monkeypatch.setattr(
         games_services,
         "_queue_tick",
-        lambda tid, seq, deadline: jobs.append((tid, seq)),
+        lambda tid, seq, deadline, after=(): jobs.append((tid, seq)),
     )
     return jobs
 

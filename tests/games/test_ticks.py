@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
+import time
 from datetime import timedelta
 
 from django.utils import timezone
@@ -49,3 +51,16 @@ def test_a_failed_publish_is_logged_and_the_next_job_still_goes(monkeypatch, cap
     assert done.wait(5)
     assert [c[0] for c in calls] == [(3, 10), (3, 11)]
     assert "could not queue the job for seq 10" in caplog.text
+
+
+def test_a_job_waits_for_the_frames_it_follows(monkeypatch):
+    calls, done = record_publishes(monkeypatch)
+    frames_sent: concurrent.futures.Future[None] = concurrent.futures.Future()
+    now = timezone.now()
+    ticks.tick_publish(5, 20, now, after=[frames_sent])
+    ticks.tick_publish(5, 21, now)
+    time.sleep(0.3)
+    assert calls == []  # the first job holds the queue until its frames are out
+    frames_sent.set_result(None)
+    assert done.wait(5)
+    assert [c[0] for c in calls] == [(5, 20), (5, 21)]
