@@ -12,17 +12,25 @@ Algorithm, per decision that needs thought:
    seats) and solve the rest of the hand for every candidate with alpha-beta
    (``solver``: exact to the end of the hand when the node allowance permits,
    else to a depth fixed by iterative deepening on the first deal, with a greedy
-   playout at the horizon). Each deal's values are weighted by how well it
-   explains the opponents' earlier plays (``inference``: people and ``medium``
-   shed heavy tiles first). Deals are sampled until the node budget is spent:
-   few early in the hand, hundreds late, where the search is exact and cheap.
+   playout at the horizon). Each deal is weighted by how well it explains the
+   opponents' earlier plays (``inference``: the likelihood of those plays for
+   a player who chooses like ``medium``, as most people do). Decision: when
+   there are such plays, ``POOL`` deals are drawn and weighed first (cheap) and
+   solved most likely first (dear), so the solved deals are the plausible ones
+   instead of a uniform handful whose weights mostly vanish; once the pool is
+   used up, fresh deals are drawn and weighed one by one. Deals are solved
+   until the node budget (weighing counts ``POOL_COST`` nodes a deal) is
+   spent: few early in the hand, hundreds late, where the search is exact and
+   cheap.
 4. Other variants (the scoring ones, where a perfect-information search that
    also "knows" the stock's order and the opponent's replies to it over-plans,
    and the non-line layouts): ``search``. Repeat: sample a deal, build the full
    state with the engine's ``determinize``, and for every candidate apply it and
    play the hand out with the greedy playout policy (``rollout``), all
    candidates sharing the deal and the playout's random stream (common random
-   numbers: the comparison is between moves, not luck).
+   numbers: the comparison is between moves, not luck). Deals are not
+   weighted here: weighing them by ``medium``'s scoring choices measured no
+   gain in All Fives (see bench/RESULTS.md).
 5. Play the candidate with the best mean ``hand_value``: hand won plus a hint of
    the point margin, or the point margin itself in the scoring variants; values
    are per *side*, so the bot plays for its partner and against the opponents,
@@ -33,17 +41,19 @@ Claims and Muggins calls are always made; a single legal action is returned at
 once.
 
 Determinism and the time budget: the amount of work is counted, not timed:
-search nodes plus playout steps (``budget_ms * NODES_PER_MS``, or
-``NODES_PER_MS_STOCK`` with a stock) in ``line_search``, engine steps (``apply``
-calls in playouts, ``budget_ms * STEPS_PER_MS``, or ``STEPS_PER_MS_OTHER`` /
-``STEPS_PER_MS_GRAND_CROSS`` off the line) in ``search``, both calibrated on the
-development machine so that a decision's CPU-time p95 stays under its budget
-(measured by ``bench/bot_tournament.py``). The same view, legal actions and rng
-seed therefore give the same move on any machine. The wall clock is only a
-safety stop at ``SAFETY`` times the budget plus ``SAFETY_SLACK_MS`` (so a loaded
-machine's scheduling hiccups do not trip it), there for a machine far slower
-than the calibration one; it is practically never hit, and when it is the move
-can depend on timing.
+search nodes plus playout steps plus weighed deals (``budget_ms *
+NODES_PER_MS``, or ``NODES_PER_MS_STOCK`` with a stock, ``NODES_PER_MS_CATALAN``
+in Catalan) in ``line_search``, engine steps (``apply`` calls in playouts,
+``budget_ms * STEPS_PER_MS``, or ``STEPS_PER_MS_OTHER`` /
+``STEPS_PER_MS_GRAND_CROSS`` off the line) in ``search``, all calibrated on the
+benchmark machine (re-calibrated on 2026-11-29 for a machine ~2x slower per
+core than the first one) so that a decision's CPU-time p95 stays under its
+budget (measured by ``bench/bot_tournament.py``). The same view, legal actions
+and rng seed therefore give the same move on any machine. The wall clock is only
+a safety stop at ``SAFETY`` times the budget plus ``SAFETY_SLACK_MS`` (so a
+loaded machine's scheduling hiccups do not trip it), there for a machine far
+slower than the calibration one; it is practically never hit, and when it is the
+move can depend on timing.
 """
 
 from __future__ import annotations
@@ -57,7 +67,7 @@ from typing import Any
 from games.bots import inference
 from games.bots.board import hand_mask, rules_of
 from games.bots.common import routine, safe_choose
-from games.bots.knowledge import knowledge_of
+from games.bots.knowledge import Knowledge, knowledge_of
 from games.bots.medium import ranked_plays
 from games.bots.rollout import hand_value, playout
 from games.bots.sampling import sample_deal, sample_state
@@ -70,23 +80,26 @@ from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, tile_id
 from games.engine.variants import GRAND_CROSS, LINE, STOCK_NONE
 
 DEFAULT_BUDGET_MS = 150.0
-STEPS_PER_MS = 90.0  # playouts on the line (all_fives, fives_and_threes)
-STEPS_PER_MS_OTHER = 70.0  # cross, fives, spider: dearer steps
-STEPS_PER_MS_GRAND_CROSS = 30.0  # many ends: the dearest steps
+STEPS_PER_MS = 45.0  # playouts on the line (all_fives, fives_and_threes)
+STEPS_PER_MS_OTHER = 30.0  # cross, fives, spider: dearer steps
+STEPS_PER_MS_GRAND_CROSS = 15.0  # many ends: the dearest steps
 MIN_SAMPLES = 4
 MAX_SAMPLES = 2_000
 MAX_CANDIDATES = 10
 SAFETY = 4.0
 SAFETY_SLACK_MS = 250.0
 # Line variants (alpha-beta on each sampled deal, ``games.bots.solver``).
-NODES_PER_MS = 400.0  # block: nodes are cheap (no stock)
-NODES_PER_MS_STOCK = 300.0  # draw, catalan: draws make nodes dearer
+NODES_PER_MS = 190.0  # block: nodes are cheap (no stock)
+NODES_PER_MS_STOCK = 145.0  # draw: draws make nodes dearer (p95 176 ms at 190)
+NODES_PER_MS_CATALAN = 155.0  # catalan (calibrated on its own: p95 119 ms)
 LINE_MIN_SAMPLES = 6
 LINE_MAX_SAMPLES = 400
 TARGET_SAMPLES = 24
 START_DEPTH = 2
 MAX_DEPTH = 40
 GROWTH = 3.0
+POOL = 200  # deals weighed per decision before the solved ones are drawn
+POOL_COST = 10  # nodes charged per weighed deal (~ its CPU cost)
 
 
 def candidates(view: dict[str, Any], legal: list[Action]) -> list[Action]:
@@ -136,6 +149,21 @@ def search(
     return [t / samples for t in totals]
 
 
+def _weighted(rows: list[tuple[float, list[float]]], n: int) -> list[float]:
+    """Mean of each column of values, each row weighted by exp(its log-weight)."""
+    totals = [0.0] * n
+    if not rows:
+        return totals
+    top = max(lw for lw, _ in rows)
+    wsum = 0.0
+    for lw, vals in rows:
+        w = math.exp(lw - top)
+        wsum += w
+        for i, v in enumerate(vals):
+            totals[i] += w * v
+    return [t / wsum for t in totals]
+
+
 def root_values(
     solver: Solver,
     view: dict[str, Any],
@@ -183,6 +211,19 @@ def root_values(
     return out
 
 
+def _deal(
+    k: Knowledge, rng: random.Random, seats: int, seat: int, own: int
+) -> tuple[list[int], tuple[int, ...]]:
+    """One sampled deal as hand bitmasks per seat and the stock's tiles."""
+    dealt, stock_pairs = sample_deal(k, rng)
+    hands = [0] * seats
+    hands[seat] = own
+    for s, tiles in dealt.items():
+        for p in tiles:
+            hands[s] |= 1 << tile_id(*p)
+    return hands, tuple(tile_id(*p) for p in stock_pairs)
+
+
 def line_search(
     view: dict[str, Any],
     cands: list[Action],
@@ -201,23 +242,40 @@ def line_search(
     seat: int = view["seat"]
     side = r.side_of[seat]
     own = hand_mask(view)
-    per_ms = NODES_PER_MS if r.stock == STOCK_NONE else NODES_PER_MS_STOCK
+    per_ms = (
+        NODES_PER_MS
+        if r.stock == STOCK_NONE
+        else NODES_PER_MS_CATALAN
+        if r.scoring == "catalan"
+        else NODES_PER_MS_STOCK
+    )
     budget = int(budget_ms * per_ms)
     deadline = time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3
     events = inference.play_events(view)
+    cache: dict[tuple[int, int], float] = {}
     results: list[tuple[float, list[float]]] = []
     samples = 0
     used = 0
     depth = 0
     cap = budget
+    # Deals are cheap to draw and to weigh, dear to solve: with informative
+    # plays a pool of deals is weighed first and solved most likely first.
+    pool: list[tuple[float, list[int], tuple[int, ...]]] = []
+    if events and POOL > 0:
+        for _ in range(POOL):
+            hands, stock = _deal(k, rng, r.seats, seat, own)
+            lw = inference.log_likelihood(events, hands, r.full, cache)
+            pool.append((lw, hands, stock))
+        used += POOL * POOL_COST
+        pool.sort(key=lambda x: -x[0])
+    nxt_pool = 0
     while samples < LINE_MAX_SAMPLES:
-        dealt, stock_pairs = sample_deal(k, rng)
-        hands = [0] * r.seats
-        hands[seat] = own
-        for s, tiles in dealt.items():
-            for p in tiles:
-                hands[s] |= 1 << tile_id(*p)
-        stock = tuple(tile_id(*p) for p in stock_pairs)
+        if nxt_pool < len(pool):
+            lw, hands, stock = pool[nxt_pool]
+            nxt_pool += 1
+        else:
+            hands, stock = _deal(k, rng, r.seats, seat, own)
+            lw = inference.log_likelihood(events, hands, r.full, cache)
         vals: list[float] | None = None
         if depth == 0:
             d = START_DEPTH
@@ -252,23 +310,13 @@ def line_search(
                 depth = max(1, depth - 2)
             used += solver.nodes
         if vals is not None:
-            results.append((inference.log_likelihood(events, hands), vals))
+            results.append((lw, vals))
             samples += 1
         if samples >= LINE_MIN_SAMPLES and used >= budget:
             break
         if used >= 4 * budget or time.perf_counter() > deadline:
             break  # safety stops only
-    totals = [0.0] * len(cands)
-    if not results:
-        return totals
-    top = max(lw for lw, _ in results)
-    wsum = 0.0
-    for lw, vals in results:
-        w = math.exp(lw - top)
-        wsum += w
-        for i, v in enumerate(vals):
-            totals[i] += w * v
-    return [t / wsum for t in totals]
+    return _weighted(results, len(cands))
 
 
 @dataclass(frozen=True)

@@ -1,46 +1,77 @@
 """Soft inference from the opponents' choices: which sampled deals explain them.
 
-Decision: the other seats are modelled as players who tend to shed weight, the
-habit of ``medium`` and of most people: among the tiles a seat could have
-played, it picks tile ``t`` with probability proportional to
-``exp(BETA * (pips(t) + 3 * double(t)))``. Each sampled deal gets the
-likelihood of the plays actually seen, and ``hard`` averages its search values
-with these weights (importance weighting; ``BETA = 0`` turns it off). The hand a
-seat held at a past play is its sampled hand plus the tiles it played since,
-exact once the seat has stopped drawing, so only plays after a seat's last draw
-count; the opening (forced or free) and the scoring variants (where points, not
-weight, drive the play) are left out.
+Decision: the other seats are modelled as players who choose like ``medium``,
+which is also how most people play (shed weight and doubles, keep tiles that
+fit, do not let the next seat follow): at each of its past plays a seat picks
+the play ``p`` among the ones its hand then allowed with probability
+proportional to ``exp(BETA * play_score(p))``, where ``play_score`` is
+``medium``'s one-move score (``games.bots.medium.play_score``) computed from
+*that seat's* point of view at that moment: its hand, the tiles it could not
+see then (everything not in its hand and not on the table), and what the next
+seat's passes and draws had shown by then. ``option_scores`` is a bit-mask
+re-implementation of that score for the line layouts without end-sum scoring
+(``block``, ``draw``, ``catalan``), checked against ``medium`` by the tests.
+Each sampled deal gets the likelihood of the plays actually seen, and ``hard``
+averages its search values with these weights (importance weighting; ``BETA =
+0`` turns it off). The hand a seat held at a past play is its sampled hand plus
+the tiles it played since, exact once the seat has stopped drawing, so only
+plays after a seat's last draw count; the opening (forced or free) and the
+scoring variants are left out (weighing All Fives deals by ``medium``'s scoring
+choices was tried and measured no gain, see bench/RESULTS.md). The terms
+depend on the deal only through that seat's hand at the event, so they are
+cached per (event, hand) within a decision: late in the hand many deals share
+them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from games.bots.board import rules_of
-from games.engine.layout import attach, ends_mask, open_layout
+from games.bots.medium import (
+    W_BLOCK,
+    W_DOUBLE,
+    W_KEEP,
+    W_NARROW,
+    W_SPREAD,
+)
+from games.engine.layout import attach, open_layout, playable_ends
 from games.engine.state import CLOSED, End
-from games.engine.tiles import IS_DOUBLE, PIPS
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
 
-BETA = 0.3
-
-Event = tuple[int, int, int, int]  # seat, tile, fit mask then, tiles played since
+BETA = 3.0
 
 
-def _score(t: int) -> float:
-    return PIPS[t] + (3.0 if IS_DOUBLE[t] else 0.0)
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One informative play of another seat, with what it knew then."""
+
+    seat: int
+    tile: int
+    end: int  # index into ``ends`` of the end it was played on
+    ends: tuple[int, ...]  # the playable end values then (distinct)
+    table: int  # tiles on the table before the play
+    lacks: int  # tiles the next seat was then known to lack
+    sign: float  # +1: the next seat was an opponent, -1: a partner
+    since: int  # tiles the seat played from this play on (this one included)
 
 
 def play_events(view: dict[str, Any]) -> list[Event]:
-    """The other seats' informative plays of the hand so far."""
+    """The other seats' informative plays of the hand so far (line layouts
+    without end-sum scoring; none elsewhere)."""
     r = rules_of(view)
-    if r.end_scoring or BETA == 0:
+    if BETA == 0 or r.layout != "line" or r.end_scoring:
         return []
     seat: int = view["seat"]
+    n = r.seats
     ends: tuple[End, ...] = ()
     spinner, spun = -1, False
-    raw: list[tuple[int, int, int, int]] = []  # seat, tile, fit, log index
-    last_draw = [-1] * r.seats
+    table = 0
+    limits: list[list[list[int]]] = [[] for _ in range(n)]
+    raw: list[tuple[int, Event]] = []  # log index, event (``since`` unset)
+    last_draw = [-1] * n
     plays: list[tuple[int, int, int]] = []  # index, seat, tile
     for idx, e in enumerate(view["public_state"]["log"]):
         kind = e[0]
@@ -49,42 +80,146 @@ def play_events(view: dict[str, Any]) -> list[Event]:
             if not ends:
                 ends, spinner = open_layout(r.layout, t)
             else:
-                if s != seat:
-                    raw.append((s, t, ends_mask(ends), idx))
                 i = next(k for k, x in enumerate(ends) if x[0] == e[3])
+                if s != seat:
+                    vals: list[int] = []
+                    at = -1
+                    for x in playable_ends(ends):
+                        key = x[1]
+                        if key not in vals:
+                            vals.append(key)
+                        if x[0] == e[3]:
+                            at = vals.index(key)
+                    nxt = (s + 1) % n
+                    lacks = 0
+                    for m, allow in limits[nxt]:
+                        if allow <= 0:
+                            lacks |= m
+                    ev = Event(
+                        seat=s,
+                        tile=t,
+                        end=at,
+                        ends=tuple(vals),
+                        table=table,
+                        lacks=lacks,
+                        sign=1.0 if r.side_of[nxt] != r.side_of[s] else -1.0,
+                        since=0,
+                    )
+                    raw.append((idx, ev))
                 ends, spinner, spun = attach(r.layout, ends, i, t, spinner, spun)
+            table |= 1 << t
             plays.append((idx, s, t))
+            for lim in limits[s]:
+                if lim[0] >> t & 1:
+                    lim[1] = max(0, lim[1] - 1)
         elif kind == "close":
             ends = tuple(
                 (x[0], x[1], x[2] | CLOSED) if x[0] in e[2] else x for x in ends
             )
-        elif kind == "draw":
-            last_draw[e[1]] = idx
+        elif kind in ("pass", "draw") and ends:
+            s = e[1]
+            m = 0
+            for x in playable_ends(ends):
+                m |= NUM_MASK[x[1]]
+            limits[s].append([m, 0])
+            if kind == "draw":
+                last_draw[s] = idx
+                for lim in limits[s]:
+                    lim[1] += 1
     out: list[Event] = []
-    for s, t, fit, idx in raw:
-        if idx < last_draw[s]:
+    for idx, ev in raw:
+        if idx < last_draw[ev.seat]:
             continue
         since = 0
         for j, s2, t2 in plays:
-            if j >= idx and s2 == s:
+            if j >= idx and s2 == ev.seat:
                 since |= 1 << t2
-        out.append((s, t, fit, since))
+        out.append(
+            Event(ev.seat, ev.tile, ev.end, ev.ends, ev.table, ev.lacks, ev.sign, since)
+        )
     return out
 
 
-def log_likelihood(events: list[Event], hands: list[int]) -> float:
-    """Log-probability of the seen plays if the seats held ``hands`` now."""
-    total = 0.0
-    for s, t, fit, since in events:
-        options = (hands[s] | since) & fit
-        z = 0.0
-        m = options
+def option_scores(ev: Event, hand: int, full: int) -> list[tuple[int, int, float]]:
+    """``medium``'s ``play_score`` of every play ``hand`` allowed at ``ev``:
+    (tile, end index, score), line layout, no end-sum scoring."""
+    unseen = full & ~ev.table & ~hand
+    may = unseen & ~ev.lacks
+    sign = ev.sign
+    out: list[tuple[int, int, float]] = []
+    vals = ev.ends
+    for i, v in enumerate(vals):
+        ov = vals[1 - i] if len(vals) > 1 else v
+        m = hand & NUM_MASK[v]
         while m:
             low = m & -m
-            z += math.exp(BETA * _score(low.bit_length() - 1))
             m ^= low
-        total += BETA * _score(t) - math.log(z)
+            u = low.bit_length() - 1
+            nv = TILE_HI[u] if TILE_LO[u] == v else TILE_LO[u]
+            rest = hand & ~low
+            fit = NUM_MASK[nv] | NUM_MASK[ov]
+            sc = PIPS[u] + (W_DOUBLE if IS_DOUBLE[u] else 0.0)
+            if W_SPREAD:
+                seen = 0
+                mm = rest
+                while mm:
+                    lo2 = mm & -mm
+                    mm ^= lo2
+                    t2 = lo2.bit_length() - 1
+                    seen |= 1 << TILE_LO[t2] | 1 << TILE_HI[t2]
+                sc += W_SPREAD * seen.bit_count()
+            sc += W_KEEP * min(3, (rest & fit).bit_count())
+            follow = may & fit
+            if not follow:
+                sc += sign * W_BLOCK
+            sc -= sign * W_NARROW * follow.bit_count()
+            out.append((u, i, sc))
+    return out
+
+
+def event_term(ev: Event, hand: int, full: int) -> float:
+    """Log-probability of ``ev``'s play if the seat held ``hand`` then."""
+    opts = option_scores(ev, hand, full)
+    if len(opts) <= 1:
+        return 0.0
+    top = max(sc for _, _, sc in opts)
+    z = 0.0
+    mine = top
+    for u, i, sc in opts:
+        z += math.exp(BETA * (sc - top))
+        if u == ev.tile and i == ev.end:
+            mine = sc
+    return BETA * (mine - top) - math.log(z)
+
+
+def log_likelihood(
+    events: list[Event],
+    hands: list[int],
+    full: int,
+    cache: dict[tuple[int, int], float] | None = None,
+) -> float:
+    """Log-probability of the seen plays if the seats held ``hands`` now
+    (``full``: the set's mask; ``cache`` keeps the terms per (event, hand))."""
+    total = 0.0
+    for j, ev in enumerate(events):
+        hand = hands[ev.seat] | ev.since
+        if cache is None:
+            total += event_term(ev, hand, full)
+            continue
+        key = (j, hand)
+        term = cache.get(key)
+        if term is None:
+            term = event_term(ev, hand, full)
+            cache[key] = term
+        total += term
     return total
 
 
-__all__ = ["BETA", "log_likelihood", "play_events"]
+__all__ = [
+    "BETA",
+    "Event",
+    "event_term",
+    "log_likelihood",
+    "option_scores",
+    "play_events",
+]

@@ -161,25 +161,85 @@ def test_line_search_is_bounded_and_deterministic() -> None:
 
 def test_inference_prefers_deals_that_explain_light_plays() -> None:
     """Seat 1 answered the 6-6 with the 1-6: a deal giving it the 5-6 as well
-    (a heavier tile it would rather have shed) explains that play less well
-    than one without."""
+    (a heavier tile ``medium`` would rather have shed) explains that play less
+    well than one without."""
     h0 = [(6, 6), (0, 0), (0, 1), (0, 2)]
     h1 = [(1, 6), (2, 2), (3, 3), (4, 4)]
     s = rig("block", [h0, h1], stock=_rest28(h0, h1), forced=(6, 6))
     s = apply(s, 0, Action.play((6, 6), "root"))
     s = apply(s, 1, Action.play((1, 6), "left"))
     v = view(s, 0)
+    full = rules_of(v).full
     events = inference.play_events(v)
-    assert [(e[0], e[1]) for e in events] == [(1, tile_id(1, 6))]
+    assert [(e.seat, e.tile) for e in events] == [(1, tile_id(1, 6))]
     base = [0, 0]
     light = base[:]
     light[1] = sum(1 << tile_id(*p) for p in [(2, 2), (3, 3), (0, 3)])
     heavy = base[:]
     heavy[1] = sum(1 << tile_id(*p) for p in [(2, 2), (3, 3), (5, 6)])
-    assert inference.log_likelihood(events, heavy) < inference.log_likelihood(
-        events, light
+    assert inference.log_likelihood(events, heavy, full) < inference.log_likelihood(
+        events, light, full
     )
-    assert inference.log_likelihood(events, light) == pytest.approx(0.0)
+    assert inference.log_likelihood(events, light, full) == pytest.approx(0.0)
+    cache: dict[tuple[int, int], float] = {}
+    once = inference.log_likelihood(events, heavy, full, cache)
+    assert cache and inference.log_likelihood(events, heavy, full, cache) == once
+
+
+@pytest.mark.parametrize("variant", ["block", "draw", "catalan"])
+def test_inference_scores_like_medium(variant: str) -> None:
+    """``inference.option_scores`` (bit masks, the player's view then) equals
+    ``medium.play_score`` computed from that seat's own view at that moment."""
+    from games.bots.board import board_of, hand_mask
+    from games.bots.knowledge import knowledge_of
+    from games.bots.medium import play_score
+
+    checked = 0
+    for seats in (2, 3, 4):
+        o = options_for(variant, seats=seats)
+        r = rules_for(o)
+        for seed in range(12):
+            s = new_match(o, seed)
+            rng = random.Random(seed)
+            while s.phase in ("play", "claim"):
+                seat = current_seat(s)
+                assert seat is not None
+                legal = legal_actions(s, seat)
+                plays = [a for a in legal if a.type == "play"]
+                if s.phase == "claim" or not plays:
+                    s = apply(s, seat, legal[0])
+                    continue
+                v = view(s, seat)
+                hand = hand_mask(v)
+                a0 = rng.choice(plays)
+                s2 = apply(s, seat, a0)
+                evs = (
+                    []
+                    if v["public_state"]["played"] == 0
+                    else [
+                        e
+                        for e in inference.play_events(view(s2, (seat + 1) % seats))
+                        if e.tile == tile_id(*a0.tile)
+                    ]
+                )
+                if evs and hand.bit_count() > 1:
+                    b, k = board_of(v), knowledge_of(v)
+                    want = {}
+                    for a in plays:
+                        end = next(e for e in b.ends if e[0] == a.end)
+                        want[(tile_id(*a.tile), end[1])] = play_score(
+                            a, hand, b, k, seat
+                        )
+                    got = {
+                        (u, evs[0].ends[i]): sc
+                        for u, i, sc in inference.option_scores(evs[0], hand, r.full)
+                    }
+                    assert got == pytest.approx(want)
+                    played = (tile_id(*a0.tile), evs[0].ends[evs[0].end])
+                    assert played in got
+                    checked += 1
+                s = s2
+    assert checked > 50
 
 
 def _rest28(*hands: list[tuple[int, int]]) -> list[tuple[int, int]]:
