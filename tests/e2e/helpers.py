@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import time
 from pathlib import Path
@@ -60,6 +61,19 @@ def wait_ready(page: Page) -> None:
 def frame(page: Page) -> dict:
     """The state frame the page renders now."""
     return page.evaluate("() => window.dominoTable.ui.frame")
+
+
+def record_state_frames(page: Page) -> list[dict]:
+    """Every state frame the page's table sockets receive, in arrival order."""
+    frames: list[dict] = []
+
+    def on_frame(payload: str | bytes) -> None:
+        data = json.loads(payload)
+        if data.get("type") == "state":
+            frames.append(data)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+    return frames
 
 
 def wait_for_me(page: Page, timeout: float = 20) -> dict:

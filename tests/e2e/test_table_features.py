@@ -11,6 +11,7 @@ from tests.e2e.helpers import (
     act_once,
     frame,
     label,
+    record_state_frames,
     screenshot,
     signup,
     start_practice,
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.e2e
 
 def test_all_fives_claim_and_muggins(new_page):
     page = new_page()
+    received = record_state_frames(page)
     signup(page)
     start_practice(page, "all_fives", levels=("easy",), target=250)
     claimed = mugged = False
@@ -36,7 +38,7 @@ def test_all_fives_claim_and_muggins(new_page):
             points = view["claim"]["points"]
             # From the frame that offered it, not the page, which may still be
             # showing an earlier frame.
-            before = view["scores"][f["you"]]
+            before = view["scores"][view["side_of"][f["you"]]]
             kind = "muggins" if "muggins" in types else "claim"
             button = page.locator("#main-action")
             expect(button).to_have_text(
@@ -46,8 +48,28 @@ def test_all_fives_claim_and_muggins(new_page):
                 screenshot(page, "all-fives-muggins")
             button.click()
             wait_seq_after(page, f["seq"])
+            # The bot answers at once, so the page may already show a later frame:
+            # check the claim's own frame (where a claim that ends the hand also
+            # brings the hand's bonus), then that the page shows the score of the
+            # frame it renders.
+            reply = next(r for r in received if r["seq"] > f["seq"])
+            history = reply["view"]["history"]
+            mine = view["side_of"][f["you"]]
+            at = max(
+                i
+                for i, e in enumerate(history)
+                if e["type"] in ("claimed", "muggins") and e["seat"] == f["you"]
+            )
+            assert history[at]["points"] == points
+            bonus = sum(
+                e["points"]
+                for e in history[at + 1 :]
+                if e["type"] == "scored" and view["side_of"][e["seat"]] == mine
+            )
+            assert reply["view"]["scores"][mine] == before + points + bonus
+            settled = wait_for_me(page)
             expect(page.locator("#seats .seat.you .seat-score")).to_have_text(
-                str(before + points)
+                str(settled["view"]["scores"][settled["you"]])
             )
             claimed |= kind == "claim"
             mugged |= kind == "muggins"
