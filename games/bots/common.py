@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any, Protocol
 
 from games.engine import Action
@@ -76,3 +77,16 @@ def safe_choose(
     if a not in legal:
         return legal[0]
     return a
+
+
+SAFETY = 4.0
+SAFETY_SLACK_MS = 250.0
+
+
+def safety_deadline(budget_ms: float) -> float:
+    """The ``perf_counter`` time past which a search stops whatever work it has
+    left: ``SAFETY`` times its budget plus ``SAFETY_SLACK_MS``. Searches count
+    their work instead of timing it (the same view, legal actions and seed give
+    the same move on any machine); this stop is only there for a machine far
+    slower than the calibration one."""
+    return time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3

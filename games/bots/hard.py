@@ -1,4 +1,4 @@
-"""``hard``: perfect-information Monte Carlo over deals consistent with the view.
+"""``hard``: Monte Carlo over deals consistent with the view.
 
 Algorithm, per decision that needs thought:
 
@@ -6,32 +6,24 @@ Algorithm, per decision that needs thought:
    and the limits its passes and draws put on its holdings.
 2. Rank the candidates with ``medium``'s heuristics and keep the best
    ``MAX_CANDIDATES`` (Spider's multi-double moves can be many).
-3. Line variants without end-sum scoring (``block``, ``draw``, ``catalan``):
-   ``line_search``. Repeat: sample one deal of the unseen tiles (hands and the
-   stock's order) consistent with the knowledge (``sampling``, uniform for two
-   seats) and solve the rest of the hand for every candidate with alpha-beta
-   (``solver``: exact to the end of the hand when the node allowance permits,
-   else to a depth fixed by iterative deepening on the first deal, with a greedy
-   playout at the horizon). Each deal is weighted by how well it explains the
-   opponents' earlier plays (``inference``: the likelihood of those plays for
-   a player who chooses like ``medium``, as most people do). Decision: when
-   there are such plays, ``POOL`` deals are drawn and weighed first (cheap) and
-   solved most likely first (dear), so the solved deals are the plausible ones
-   instead of a uniform handful whose weights mostly vanish; once the pool is
-   used up, fresh deals are drawn and weighed one by one. Deals are solved
-   until the node budget (weighing counts ``POOL_COST`` nodes a deal) is
-   spent: few early in the hand, hundreds late, where the search is exact and
-   cheap.
-4. Other variants (the scoring ones, where a perfect-information search that
-   also "knows" the stock's order and the opponent's replies to it over-plans,
-   and the non-line layouts): ``search``. Repeat: sample a deal, build the full
-   state with the engine's ``determinize``, and for every candidate apply it and
-   play the hand out with the greedy playout policy (``rollout``), all
-   candidates sharing the deal and the playout's random stream (common random
-   numbers: the comparison is between moves, not luck). Deals are not
-   weighted here: weighing them by ``medium``'s scoring choices measured no
-   gain in All Fives (see bench/RESULTS.md).
-5. Play the candidate with the best mean ``hand_value``: hand won plus a hint of
+3. Sample deals of the unseen tiles (hands and the stock's order) consistent
+   with the knowledge and value every candidate on each deal, by layout and
+   scoring:
+
+   * the line without end-sum scoring (``block``, ``draw``, ``catalan``):
+     ``line_search``, alpha-beta to the end of the hand (or a depth) on each
+     deal, the deals weighted by how well they explain the opponents' earlier
+     plays (``inference``);
+   * the line with end-sum scoring (``all_fives``, ``fives_and_threes``):
+     ``scoring_search``, hundreds of deals each played out on bit masks with
+     every seat playing like ``medium`` from its own view, weighted likewise;
+   * the other layouts (``cross``, ``grand_cross``, ``fives``, ``spider``):
+     ``search`` below: build the full state with the engine's ``determinize``
+     and for every candidate apply it and play the hand out with the greedy
+     playout policy (``rollout``), all candidates sharing the deal and the
+     playout's random stream (common random numbers: the comparison is between
+     moves, not luck).
+4. Play the candidate with the best mean ``hand_value``: hand won plus a hint of
    the point margin, or the point margin itself in the scoring variants; values
    are per *side*, so the bot plays for its partner and against the opponents,
    scores in All Fives / Fives and Threes / Fives and avoids penalties in Spider.
@@ -41,65 +33,43 @@ Claims and Muggins calls are always made; a single legal action is returned at
 once.
 
 Determinism and the time budget: the amount of work is counted, not timed:
-search nodes plus playout steps plus weighed deals (``budget_ms *
-NODES_PER_MS``, or ``NODES_PER_MS_STOCK`` with a stock, ``NODES_PER_MS_CATALAN``
-in Catalan) in ``line_search``, engine steps (``apply`` calls in playouts,
-``budget_ms * STEPS_PER_MS``, or ``STEPS_PER_MS_OTHER`` /
-``STEPS_PER_MS_GRAND_CROSS`` off the line) in ``search``, all calibrated on the
-benchmark machine (re-calibrated on 2026-11-29 for a machine ~2x slower per
-core than the first one) so that a decision's CPU-time p95 stays under its
-budget (measured by ``bench/bot_tournament.py``). The same view, legal actions
-and rng seed therefore give the same move on any machine. The wall clock is only
-a safety stop at ``SAFETY`` times the budget plus ``SAFETY_SLACK_MS`` (so a
-loaded machine's scheduling hiccups do not trip it), there for a machine far
-slower than the calibration one; it is practically never hit, and when it is the
-move can depend on timing.
+search nodes, playout steps and weighed deals (``budget_ms`` times
+``line_search.NODES_PER_MS`` / ``NODES_PER_MS_STOCK`` / ``NODES_PER_MS_CATALAN``,
+``scoring_search.NODES_PER_MS_SCORING``), engine steps in ``search``
+(``budget_ms * STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on
+the benchmark machine so that a decision's CPU-time p95 stays under its budget
+(measured by ``bench/bot_tournament.py``; re-calibrated whenever the machine
+changes, see bench/RESULTS.md). The same view, legal actions and rng seed
+therefore give the same move on any machine. The wall clock is only a safety
+stop (``common.safety_deadline``) for a machine far slower than the calibration
+one; it is practically never hit, and when it is the move can depend on timing.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots import inference
-from games.bots.board import hand_mask, rules_of
-from games.bots.common import routine, safe_choose
-from games.bots.knowledge import Knowledge, knowledge_of
+from games.bots.board import rules_of
+from games.bots.common import routine, safe_choose, safety_deadline
+from games.bots.knowledge import knowledge_of
+from games.bots.line_search import line_search
 from games.bots.medium import ranked_plays
 from games.bots.rollout import hand_value, playout
-from games.bots.sampling import sample_deal, sample_state
-from games.bots.solver import OutOfNodes, Solver
+from games.bots.sampling import sample_state
+from games.bots.scoring_search import scoring_search
 from games.engine import Action, apply
 from games.engine.actions import PLAY
-from games.engine.scoring import end_points
-from games.engine.state import DBL
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, tile_id
-from games.engine.variants import GRAND_CROSS, LINE, STOCK_NONE
+from games.engine.variants import GRAND_CROSS, LINE
 
 DEFAULT_BUDGET_MS = 150.0
-STEPS_PER_MS = 45.0  # playouts on the line (all_fives, fives_and_threes)
-STEPS_PER_MS_OTHER = 30.0  # cross, fives, spider: dearer steps
-STEPS_PER_MS_GRAND_CROSS = 15.0  # many ends: the dearest steps
+STEPS_PER_MS = 50.0  # engine playouts: cross, fives, spider
+STEPS_PER_MS_GRAND_CROSS = 25.0  # many ends: the dearest steps
 MIN_SAMPLES = 4
 MAX_SAMPLES = 2_000
 MAX_CANDIDATES = 10
-SAFETY = 4.0
-SAFETY_SLACK_MS = 250.0
-# Line variants (alpha-beta on each sampled deal, ``games.bots.solver``).
-NODES_PER_MS = 190.0  # block: nodes are cheap (no stock)
-NODES_PER_MS_STOCK = 145.0  # draw: draws make nodes dearer (p95 176 ms at 190)
-NODES_PER_MS_CATALAN = 155.0  # catalan (calibrated on its own: p95 119 ms)
-LINE_MIN_SAMPLES = 6
-LINE_MAX_SAMPLES = 400
-TARGET_SAMPLES = 24
-START_DEPTH = 2
-MAX_DEPTH = 40
-GROWTH = 3.0
-POOL = 200  # deals weighed per decision before the solved ones are drawn
-POOL_COST = 10  # nodes charged per weighed deal (~ its CPU cost)
 
 
 def candidates(view: dict[str, Any], legal: list[Action]) -> list[Action]:
@@ -122,15 +92,9 @@ def search(
     seat: int = view["seat"]
     side = r.side_of[seat]
     start = tuple(view["public_state"]["scores"])
-    per_ms = (
-        STEPS_PER_MS
-        if r.layout == LINE
-        else STEPS_PER_MS_GRAND_CROSS
-        if r.layout == GRAND_CROSS
-        else STEPS_PER_MS_OTHER
-    )
+    per_ms = STEPS_PER_MS_GRAND_CROSS if r.layout == GRAND_CROSS else STEPS_PER_MS
     step_budget = budget_ms * per_ms
-    deadline = time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3
+    deadline = safety_deadline(budget_ms)
     totals = [0.0] * len(cands)
     samples = 0
     steps = 0
@@ -147,176 +111,6 @@ def search(
         if time.perf_counter() > deadline:  # safety stop only, see the docstring
             break
     return [t / samples for t in totals]
-
-
-def _weighted(rows: list[tuple[float, list[float]]], n: int) -> list[float]:
-    """Mean of each column of values, each row weighted by exp(its log-weight)."""
-    totals = [0.0] * n
-    if not rows:
-        return totals
-    top = max(lw for lw, _ in rows)
-    wsum = 0.0
-    for lw, vals in rows:
-        w = math.exp(lw - top)
-        wsum += w
-        for i, v in enumerate(vals):
-            totals[i] += w * v
-    return [t / wsum for t in totals]
-
-
-def root_values(
-    solver: Solver,
-    view: dict[str, Any],
-    cands: list[Action],
-    seat: int,
-    depth: int,
-) -> list[float]:
-    """Exact (or depth-limited) value of each candidate play on one deal."""
-    ps = view["public_state"]
-    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in ps["ends"]]
-    hands = solver.hands
-    own = hands[seat]
-    nxt = seat + 1 if seat + 1 < solver.seats else 0
-    inf = 1e18
-    out: list[float] = []
-    for a in cands:
-        assert a.tile is not None
-        t = tile_id(*a.tile)
-        hands[seat] = own & ~(1 << t)
-        try:
-            if not ends:
-                lo, hi, d = TILE_LO[t], TILE_HI[t], IS_DOUBLE[t]
-                c = 0.0
-                if solver.points:
-                    c = solver.weight[solver.side] * end_points(solver.scoring, lo + hi)
-                if not hands[seat]:
-                    v = c + solver.final(seat)
-                elif not solver.drawable(0) and not solver.union() & (
-                    NUM_MASK[lo] | NUM_MASK[hi]
-                ):
-                    v = c + solver.final(-1)
-                else:
-                    v = c + solver.node(nxt, 0, lo, d, hi, d, depth - 1, -inf, inf)
-            else:
-                i = 0 if ends[0][0] == a.end else 1
-                ev = ends[i][1]
-                nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
-                _, ov, od = ends[1 - i]
-                v = solver.after_play(
-                    seat, 0, t, nv, IS_DOUBLE[t], ov, od, depth, -inf, inf
-                )
-        finally:
-            hands[seat] = own
-        out.append(v)
-    return out
-
-
-def _deal(
-    k: Knowledge, rng: random.Random, seats: int, seat: int, own: int
-) -> tuple[list[int], tuple[int, ...]]:
-    """One sampled deal as hand bitmasks per seat and the stock's tiles."""
-    dealt, stock_pairs = sample_deal(k, rng)
-    hands = [0] * seats
-    hands[seat] = own
-    for s, tiles in dealt.items():
-        for p in tiles:
-            hands[s] |= 1 << tile_id(*p)
-    return hands, tuple(tile_id(*p) for p in stock_pairs)
-
-
-def line_search(
-    view: dict[str, Any],
-    cands: list[Action],
-    rng: random.Random,
-    budget_ms: float,
-) -> list[float]:
-    """Mean alpha-beta value of each candidate over sampled deals (line
-    layouts), each deal weighted by ``inference.log_likelihood``. The depth
-    is set on the first deal by iterative deepening: deeper while the search
-    still stops at a horizon and the next depth is expected to leave room for
-    ``TARGET_SAMPLES`` deals; then deals are sampled until the
-    node budget is spent (many of them late in the hand, where the search is
-    exact and cheap)."""
-    k = knowledge_of(view)
-    r = rules_of(view)
-    seat: int = view["seat"]
-    side = r.side_of[seat]
-    own = hand_mask(view)
-    per_ms = (
-        NODES_PER_MS
-        if r.stock == STOCK_NONE
-        else NODES_PER_MS_CATALAN
-        if r.scoring == "catalan"
-        else NODES_PER_MS_STOCK
-    )
-    budget = int(budget_ms * per_ms)
-    deadline = time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3
-    events = inference.play_events(view)
-    cache: dict[tuple[int, int], float] = {}
-    results: list[tuple[float, list[float]]] = []
-    samples = 0
-    used = 0
-    depth = 0
-    cap = budget
-    # Deals are cheap to draw and to weigh, dear to solve: with informative
-    # plays a pool of deals is weighed first and solved most likely first.
-    pool: list[tuple[float, list[int], tuple[int, ...]]] = []
-    if events and POOL > 0:
-        for _ in range(POOL):
-            hands, stock = _deal(k, rng, r.seats, seat, own)
-            lw = inference.log_likelihood(events, hands, r.full, cache)
-            pool.append((lw, hands, stock))
-        used += POOL * POOL_COST
-        pool.sort(key=lambda x: -x[0])
-    nxt_pool = 0
-    while samples < LINE_MAX_SAMPLES:
-        if nxt_pool < len(pool):
-            lw, hands, stock = pool[nxt_pool]
-            nxt_pool += 1
-        else:
-            hands, stock = _deal(k, rng, r.seats, seat, own)
-            lw = inference.log_likelihood(events, hands, r.full, cache)
-        vals: list[float] | None = None
-        if depth == 0:
-            d = START_DEPTH
-            while True:
-                solver = Solver(r, side, hands, stock, budget)
-                try:
-                    got = root_values(solver, view, cands, seat, d)
-                except OutOfNodes:
-                    used += solver.nodes
-                    d -= 2
-                    break
-                used += solver.nodes
-                vals = got
-                cost = solver.nodes
-                if (
-                    not solver.horizon
-                    or cost * GROWTH * TARGET_SAMPLES > budget
-                    or d + 2 > MAX_DEPTH
-                ):
-                    break
-                d += 2
-            depth = max(1, d)
-            cap = max(budget // 4, 1)
-            if vals is None:
-                continue
-        else:
-            solver = Solver(r, side, hands, stock, cap)
-            try:
-                vals = root_values(solver, view, cands, seat, depth)
-            except OutOfNodes:
-                vals = None
-                depth = max(1, depth - 2)
-            used += solver.nodes
-        if vals is not None:
-            results.append((lw, vals))
-            samples += 1
-        if samples >= LINE_MIN_SAMPLES and used >= budget:
-            break
-        if used >= 4 * budget or time.perf_counter() > deadline:
-            break  # safety stops only
-    return _weighted(results, len(cands))
 
 
 @dataclass(frozen=True)
@@ -343,6 +137,8 @@ class HardBot:
             and all(a.type == PLAY for a in cands)
         ):
             values = line_search(view, cands, rng, self.budget_ms)
+        elif r.layout == LINE and all(a.type == PLAY for a in cands):
+            values = scoring_search(view, cands, rng, self.budget_ms)
         else:
             values = search(view, cands, rng, self.budget_ms)
         best = 0

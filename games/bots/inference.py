@@ -8,38 +8,33 @@ proportional to ``exp(BETA * play_score(p))``, where ``play_score`` is
 ``medium``'s one-move score (``games.bots.medium.play_score``) computed from
 *that seat's* point of view at that moment: its hand, the tiles it could not
 see then (everything not in its hand and not on the table), and what the next
-seat's passes and draws had shown by then. ``option_scores`` is a bit-mask
-re-implementation of that score for the line layouts without end-sum scoring
-(``block``, ``draw``, ``catalan``), checked against ``medium`` by the tests.
-Each sampled deal gets the likelihood of the plays actually seen, and ``hard``
-averages its search values with these weights (importance weighting; ``BETA =
-0`` turns it off). The hand a seat held at a past play is its sampled hand plus
-the tiles it played since, exact once the seat has stopped drawing, so only
-plays after a seat's last draw count; the opening (forced or free) and the
-scoring variants are left out (weighing All Fives deals by ``medium``'s scoring
-choices was tried and measured no gain, see bench/RESULTS.md). The terms
-depend on the deal only through that seat's hand at the event, so they are
-cached per (event, hand) within a decision: late in the hand many deals share
-them.
+seat's passes and draws had shown by then. ``option_scores`` computes that
+score from bit masks (``line_model``) for the line layouts, checked against
+``medium`` by the tests. Each sampled deal gets the likelihood of the plays
+actually seen, and ``hard`` averages its search values with these weights
+(importance weighting; ``BETA = 0`` turns it off). The hand a seat held at a
+past play is its sampled hand plus the tiles it played since, exact once the
+seat has stopped drawing, so only plays after a seat's last draw count; the
+opening (forced or free) is left out. In the scoring variants (``all_fives``,
+``fives_and_threes``) the score includes ``medium``'s points and "do not set up
+the next seat" terms, so the ends are told apart by value *and* by being a
+double (a double end counts both halves). The terms depend on the deal only
+through that seat's hand at the event, so they are cached per (event, hand)
+within a decision: late in the hand many deals share them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
 from games.bots.board import rules_of
-from games.bots.medium import (
-    W_BLOCK,
-    W_DOUBLE,
-    W_KEEP,
-    W_NARROW,
-    W_SPREAD,
-)
+from games.bots.line_model import line_score
 from games.engine.layout import attach, open_layout, playable_ends
-from games.engine.state import CLOSED, End
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
+from games.engine.state import CLOSED, DBL, End
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 
 BETA = 3.0
 
@@ -56,14 +51,17 @@ class Event:
     lacks: int  # tiles the next seat was then known to lack
     sign: float  # +1: the next seat was an opponent, -1: a partner
     since: int  # tiles the seat played from this play on (this one included)
+    dbls: tuple[bool, ...] = ()  # scoring variants: each of ``ends`` is a double
+    scoring: str | None = None  # the end-sum scoring, if the variant has one
 
 
 def play_events(view: dict[str, Any]) -> list[Event]:
-    """The other seats' informative plays of the hand so far (line layouts
-    without end-sum scoring; none elsewhere)."""
+    """The other seats' informative plays of the hand so far (line layouts;
+    none elsewhere)."""
     r = rules_of(view)
-    if BETA == 0 or r.layout != "line" or r.end_scoring:
+    if BETA == 0 or r.layout != "line":
         return []
+    scoring = r.scoring if r.end_scoring else None
     seat: int = view["seat"]
     n = r.seats
     ends: tuple[End, ...] = ()
@@ -82,10 +80,12 @@ def play_events(view: dict[str, Any]) -> list[Event]:
             else:
                 i = next(k for k, x in enumerate(ends) if x[0] == e[3])
                 if s != seat:
-                    vals: list[int] = []
+                    # The ends a play could go on, told apart by value (and,
+                    # where end-sums score, by being a double).
+                    vals: list[tuple[int, bool]] = []
                     at = -1
                     for x in playable_ends(ends):
-                        key = x[1]
+                        key = (x[1], bool(scoring and x[2] & DBL))
                         if key not in vals:
                             vals.append(key)
                         if x[0] == e[3]:
@@ -99,11 +99,13 @@ def play_events(view: dict[str, Any]) -> list[Event]:
                         seat=s,
                         tile=t,
                         end=at,
-                        ends=tuple(vals),
+                        ends=tuple(v for v, _ in vals),
                         table=table,
                         lacks=lacks,
                         sign=1.0 if r.side_of[nxt] != r.side_of[s] else -1.0,
                         since=0,
+                        dbls=tuple(d for _, d in vals),
+                        scoring=scoring,
                     )
                     raw.append((idx, ev))
                 ends, spinner, spun = attach(r.layout, ends, i, t, spinner, spun)
@@ -134,22 +136,20 @@ def play_events(view: dict[str, Any]) -> list[Event]:
         for j, s2, t2 in plays:
             if j >= idx and s2 == ev.seat:
                 since |= 1 << t2
-        out.append(
-            Event(ev.seat, ev.tile, ev.end, ev.ends, ev.table, ev.lacks, ev.sign, since)
-        )
+        out.append(dataclasses.replace(ev, since=since))
     return out
 
 
 def option_scores(ev: Event, hand: int, full: int) -> list[tuple[int, int, float]]:
     """``medium``'s ``play_score`` of every play ``hand`` allowed at ``ev``:
-    (tile, end index, score), line layout, no end-sum scoring."""
-    unseen = full & ~ev.table & ~hand
-    may = unseen & ~ev.lacks
-    sign = ev.sign
+    (tile, end index, score), line layout."""
+    may = full & ~ev.table & ~hand & ~ev.lacks
     out: list[tuple[int, int, float]] = []
     vals = ev.ends
+    dbls = ev.dbls or (False,) * len(vals)
     for i, v in enumerate(vals):
-        ov = vals[1 - i] if len(vals) > 1 else v
+        j = 1 - i if len(vals) > 1 else i
+        ov, od = vals[j], dbls[j]
         m = hand & NUM_MASK[v]
         while m:
             low = m & -m
@@ -157,22 +157,7 @@ def option_scores(ev: Event, hand: int, full: int) -> list[tuple[int, int, float
             u = low.bit_length() - 1
             nv = TILE_HI[u] if TILE_LO[u] == v else TILE_LO[u]
             rest = hand & ~low
-            fit = NUM_MASK[nv] | NUM_MASK[ov]
-            sc = PIPS[u] + (W_DOUBLE if IS_DOUBLE[u] else 0.0)
-            if W_SPREAD:
-                seen = 0
-                mm = rest
-                while mm:
-                    lo2 = mm & -mm
-                    mm ^= lo2
-                    t2 = lo2.bit_length() - 1
-                    seen |= 1 << TILE_LO[t2] | 1 << TILE_HI[t2]
-                sc += W_SPREAD * seen.bit_count()
-            sc += W_KEEP * min(3, (rest & fit).bit_count())
-            follow = may & fit
-            if not follow:
-                sc += sign * W_BLOCK
-            sc -= sign * W_NARROW * follow.bit_count()
+            sc = line_score(u, nv, IS_DOUBLE[u], ov, od, rest, may, ev.sign, ev.scoring)
             out.append((u, i, sc))
     return out
 

@@ -21,8 +21,9 @@ that margin. Seats of the searching side maximise it, the others minimise it
 (with more than two sides: the "paranoid" assumption).
 
 Depth: the search is exact when it reaches the end of the hand; with ``depth``
-turns left it evaluates the position by a deterministic greedy playout (the
-``rollout`` policy without its random moves). A transposition table keyed by
+turns left it evaluates the position by a deterministic playout: ``pick`` is the
+``rollout`` policy without its random moves, and a subclass may play another
+(``scoring_search.ModelSolver``). A transposition table keyed by
 (hands, seat, stock pointer, ends, depth) stores alpha-beta bounds. Every node
 and playout step counts one unit; past ``cap`` units ``OutOfNodes`` is raised, so
 the work is bounded and deterministic.
@@ -59,7 +60,8 @@ def mask_pips(mask: int) -> int:
     return p
 
 
-def _tiles(mask: int) -> list[int]:
+def tile_list(mask: int) -> list[int]:
+    """The tiles of a bit mask, lowest first."""
     out: list[int] = []
     while mask:
         low = mask & -mask
@@ -149,7 +151,7 @@ class Solver:
         for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
             if side_i == 1 and b == a and db == da:
                 break
-            for t in _tiles(hand & NUM_MASK[v]):
+            for t in tile_list(hand & NUM_MASK[v]):
                 lo = TILE_LO[t]
                 nv = TILE_HI[t] if lo == v else lo
                 nd = IS_DOUBLE[t]
@@ -291,8 +293,42 @@ class Solver:
         self.tt[key] = (flag, best)
         return best
 
+    def stuck(self, seat: int, si: int, fit: int) -> None:
+        """Hook: in a playout, ``seat`` has no play on the ends ``fit`` (a tile
+        mask) with the stock at ``si``. Nothing to do for the greedy policy."""
+
+    def pick(
+        self, seat: int, si: int, hand: int, a: int, da: bool, b: int, db: bool
+    ) -> tuple[int, int, bool, int, bool]:
+        """The playout policy's play for ``seat`` holding ``hand`` (some tile
+        fits): (tile, new end value, its double flag, other end, its flag).
+        Greedy, seeing the next seat's hand: weight, doubles, points made and
+        the next seat left without a play (a partner: the reverse)."""
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        foe = self.side_of[nxt] != self.side_of[seat]
+        nh = self.hands[nxt]
+        best_v = -1e18
+        best = (0, 0, False, 0, False)
+        for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
+            if side_i == 1 and b == a and db == da:
+                break
+            for t in tile_list(hand & NUM_MASK[v]):
+                lo = TILE_LO[t]
+                nv = TILE_HI[t] if lo == v else lo
+                nd = IS_DOUBLE[t]
+                val = PIPS[t] + (3.0 if nd else 0.0)
+                if self.points:
+                    val += 2 * self.made(nv, nd, ov, od)
+                if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
+                    val += W_BLOCK if foe else -W_BLOCK
+                if val > best_v:
+                    best_v = val
+                    best = (t, nv, nd, ov, od)
+        return best
+
     def playout(self, seat: int, si: int, a: int, da: bool, b: int, db: bool) -> float:
-        """Greedy deterministic play to the end of the hand, from ``seat``'s turn."""
+        """Deterministic play by ``pick`` to the end of the hand, from ``seat``'s
+        turn; the points made from here on (``final``'s units)."""
         saved = list(self.hands)
         hands = self.hands
         n = self.seats
@@ -306,6 +342,7 @@ class Solver:
                 fit = NUM_MASK[a] | NUM_MASK[b]
                 nxt = seat + 1 if seat + 1 < n else 0
                 if not hand & fit:
+                    self.stuck(seat, si, fit)
                     if not self.none and self.drawable(si):
                         if self.one:
                             hands[seat] = hand | 1 << self.stock[si]
@@ -321,26 +358,7 @@ class Solver:
                         seat = nxt
                         continue
                     hand = hands[seat]
-                foe = self.side_of[nxt] != self.side_of[seat]
-                nh = hands[nxt]
-                best_v = -1e18
-                best = (0, 0, False, 0, False)
-                for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
-                    if side_i == 1 and b == a and db == da:
-                        break
-                    for t in _tiles(hand & NUM_MASK[v]):
-                        lo = TILE_LO[t]
-                        nv = TILE_HI[t] if lo == v else lo
-                        nd = IS_DOUBLE[t]
-                        val = PIPS[t] + (3.0 if nd else 0.0)
-                        if self.points:
-                            val += 2 * self.made(nv, nd, ov, od)
-                        if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
-                            val += W_BLOCK if foe else -W_BLOCK
-                        if val > best_v:
-                            best_v = val
-                            best = (t, nv, nd, ov, od)
-                t, nv, nd, ov, od = best
+                t, nv, nd, ov, od = self.pick(seat, si, hand, a, da, b, db)
                 hands[seat] = hand & ~(1 << t)
                 if self.points:
                     p = self.made(nv, nd, ov, od)
@@ -358,4 +376,4 @@ class Solver:
             self.hands[:] = saved
 
 
-__all__ = ["OutOfNodes", "Solver", "mask_pips"]
+__all__ = ["OutOfNodes", "Solver", "mask_pips", "tile_list"]

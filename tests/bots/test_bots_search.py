@@ -10,8 +10,9 @@ import pytest
 
 from games.bots import HardBot, MediumBot, inference
 from games.bots.board import rules_of
-from games.bots.hard import candidates, root_values, search
+from games.bots.hard import candidates, search
 from games.bots.knowledge import Knowledge
+from games.bots.line_search import root_values
 from games.bots.rollout import hand_value
 from games.bots.sampling import sample_deal
 from games.bots.solver import Solver
@@ -186,7 +187,9 @@ def test_inference_prefers_deals_that_explain_light_plays() -> None:
     assert cache and inference.log_likelihood(events, heavy, full, cache) == once
 
 
-@pytest.mark.parametrize("variant", ["block", "draw", "catalan"])
+@pytest.mark.parametrize(
+    "variant", ["block", "draw", "catalan", "all_fives", "fives_and_threes"]
+)
 def test_inference_scores_like_medium(variant: str) -> None:
     """``inference.option_scores`` (bit masks, the player's view then) equals
     ``medium.play_score`` computed from that seat's own view at that moment."""
@@ -224,18 +227,26 @@ def test_inference_scores_like_medium(variant: str) -> None:
                 )
                 if evs and hand.bit_count() > 1:
                     b, k = board_of(v), knowledge_of(v)
+                    # Ends told apart by value and, where end-sums score, by
+                    # being a double.
+                    scoring = r.end_scoring
                     want = {}
                     for a in plays:
                         end = next(e for e in b.ends if e[0] == a.end)
-                        want[(tile_id(*a.tile), end[1])] = play_score(
-                            a, hand, b, k, seat
-                        )
+                        key = (tile_id(*a.tile), end[1], scoring and bool(end[2] & DBL))
+                        want[key] = play_score(a, hand, b, k, seat)
+                    ev = evs[0]
+                    dbls = ev.dbls or (False,) * len(ev.ends)
                     got = {
-                        (u, evs[0].ends[i]): sc
-                        for u, i, sc in inference.option_scores(evs[0], hand, r.full)
+                        (u, ev.ends[i], scoring and dbls[i]): sc
+                        for u, i, sc in inference.option_scores(ev, hand, r.full)
                     }
                     assert got == pytest.approx(want)
-                    played = (tile_id(*a0.tile), evs[0].ends[evs[0].end])
+                    played = (
+                        tile_id(*a0.tile),
+                        ev.ends[ev.end],
+                        scoring and dbls[ev.end],
+                    )
                     assert played in got
                     checked += 1
                 s = s2
@@ -245,3 +256,75 @@ def test_inference_scores_like_medium(variant: str) -> None:
 def _rest28(*hands: list[tuple[int, int]]) -> list[tuple[int, int]]:
     used = {t for h in hands for t in h}
     return [t for t in PAIRS[:28] if t not in used]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"), [("all_fives", 2), ("fives_and_threes", 3)]
+)
+def test_the_playouts_of_the_scoring_variants_play_like_medium(
+    variant: str, seats: int
+) -> None:
+    """``ModelSolver.pick``, given the true deal, plays a move ``medium`` rates
+    best from that seat's own view (its hand, what it cannot see, the next
+    seat's known lacks): the playouts' opponents are ``medium``."""
+    from games.bots.board import board_of, hand_mask
+    from games.bots.knowledge import knowledge_of
+    from games.bots.medium import play_score
+    from games.bots.scoring_search import ModelSolver
+
+    o = options_for(variant, seats=seats)
+    r = rules_for(o)
+    checked = 0
+    for seed in range(20):
+        s = new_match(o, seed)
+        rng = random.Random(seed)
+        while s.phase in ("play", "claim"):
+            seat = current_seat(s)
+            assert seat is not None
+            legal = legal_actions(s, seat)
+            plays = [a for a in legal if a.type == "play"]
+            if s.phase == "play" and len(plays) > 1 and s.played:
+                v = view(s, seat)
+                b, k, hand = board_of(v), knowledge_of(v), hand_mask(v)
+                lacks = [k.lacks(x) for x in range(seats)]
+                hands = list(s.hands)
+                solver = ModelSolver(r, r.side_of[seat], hands, s.stock, 1, lacks)
+                ends = [(e[1], bool(e[2] & DBL)) for e in s.ends]
+                t, _, _, ov, od = solver.pick(seat, 0, hand, *ends[0], *ends[1])
+                # The end played on is the one left as it was: the other.
+                on = ends[0] if (ov, od) == ends[1] else ends[1]
+                scores = {}
+                for p in plays:
+                    end = next(e for e in b.ends if e[0] == p.end)
+                    key = (tile_id(*p.tile), end[1], bool(end[2] & DBL))
+                    scores[key] = play_score(p, hand, b, k, seat)
+                assert scores[(t, *on)] == pytest.approx(max(scores.values()))
+                checked += 1
+            s = apply(s, seat, rng.choice(legal))
+    assert checked > 40
+
+
+def test_scoring_search_is_deterministic() -> None:
+    """All Fives, early and late in a hand: the same seed gives the same values
+    (so the same move), another seed other samples."""
+    from games.bots.scoring_search import scoring_search
+
+    o = options_for("all_fives", seats=2)
+    checked = 0
+    for seed in range(10):
+        for moves in (2, 9):
+            s = advance(new_match(o, seed), moves, seed)
+            seat = current_seat(s)
+            if seat is None or s.phase != "play" or not s.played:
+                continue
+            v, legal = view(s, seat), legal_actions(s, seat)
+            cands = candidates(v, legal)
+            if len(cands) < 2 or any(a.type != "play" for a in cands):
+                continue
+            once = scoring_search(v, cands, random.Random(4), 10)
+            assert scoring_search(v, cands, random.Random(4), 10) == once
+            assert scoring_search(v, cands, random.Random(5), 10) != once
+            pick = HardBot(budget_ms=10).decide(v, legal, random.Random(4))
+            assert pick == cands[once.index(max(once))]
+            checked += 1
+    assert checked >= 5
