@@ -40,7 +40,7 @@ from games.engine.variants import STOCK_NONE
 
 NODES_PER_MS = 400.0  # block: nodes are cheap (no stock)
 NODES_PER_MS_STOCK = 250.0  # draw: draws make nodes dearer
-NODES_PER_MS_CATALAN = 270.0  # catalan (calibrated on its own)
+NODES_PER_MS_CATALAN = 230.0  # catalan (calibrated on its own)
 LINE_MIN_SAMPLES = 6
 LINE_MAX_SAMPLES = 400
 TARGET_SAMPLES = 24
