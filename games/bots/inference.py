@@ -51,8 +51,8 @@ class Event:
     lacks: int  # tiles the next seat was then known to lack
     sign: float  # +1: the next seat was an opponent, -1: a partner
     since: int  # tiles the seat played from this play on (this one included)
-    dbls: tuple[bool, ...] = ()  # scoring variants: each of ``ends`` is a double
-    scoring: str | None = None  # the end-sum scoring, if the variant has one
+    dbls: tuple[bool, ...]  # each of ``ends`` is a double (end-sum scoring only)
+    scoring: str | None  # the end-sum scoring, if the variant has one
 
 
 def play_events(view: dict[str, Any]) -> list[Event]:
@@ -146,10 +146,9 @@ def option_scores(ev: Event, hand: int, full: int) -> list[tuple[int, int, float
     may = full & ~ev.table & ~hand & ~ev.lacks
     out: list[tuple[int, int, float]] = []
     vals = ev.ends
-    dbls = ev.dbls or (False,) * len(vals)
     for i, v in enumerate(vals):
         j = 1 - i if len(vals) > 1 else i
-        ov, od = vals[j], dbls[j]
+        ov, od = vals[j], ev.dbls[j]
         m = hand & NUM_MASK[v]
         while m:
             low = m & -m

@@ -25,8 +25,9 @@ added a little more.
 
 The work is counted: one unit per playout step or search node plus
 ``DEAL_COST`` per deal and ``WEIGH_COST`` per weighed deal, ``budget_ms *
-NODES_PER_MS_SCORING`` in all (see
-``games.bots.hard``).
+NODES_PER_MS_SCORING`` in all (see ``games.bots.hard``). A deal that alone
+would take more than the allowance ends the search with the deals done so far
+(none: every candidate values 0 and ``medium``'s favourite is played).
 """
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ def test_inference_scores_like_medium(variant: str) -> None:
                         key = (tile_id(*a.tile), end[1], scoring and bool(end[2] & DBL))
                         want[key] = play_score(a, hand, b, k, seat)
                     ev = evs[0]
-                    dbls = ev.dbls or (False,) * len(ev.ends)
+                    dbls = ev.dbls
                     got = {
                         (u, ev.ends[i], scoring and dbls[i]): sc
                         for u, i, sc in inference.option_scores(ev, hand, r.full)
