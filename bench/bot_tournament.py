@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python bench/bot_tournament.py VARIANT --hands N [--pairs hard:medium]
         [--seats 2] [--set 6] [--partnership] [--budget-ms 150] [--workers 2]
+        [--machine-speed auto]
 
 Each deal (hand 1 of ``new_match(options, seed)``) is played twice with the
 levels' seats swapped, so both levels hold the same tiles once: N hands per
@@ -19,6 +20,12 @@ legal action (wall clock, ``time.perf_counter``, and CPU time of the deciding
 process, ``time.process_time``, which other jobs on the machine do not inflate),
 and at the end the peak memory (ru_maxrss) of this process and of
 its largest worker.
+
+``hard``'s counted work is ``--budget-ms`` times its calibrated rates times the
+machine speed (``games.bots.machine``): ``auto`` (the default) measures this
+machine once before the games, as the platform does, and prints the figure; a
+number fixes it (1.0: the calibration machine's work, whatever this machine's
+speed, for strength figures that do not depend on the machine).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.bots import LEVELS, bot_for  # noqa: E402
+from games.bots.machine import measure_speed  # noqa: E402
 from games.engine import (  # noqa: E402
     Options,
     apply,
@@ -81,14 +89,22 @@ class Job:
     b: str
     seeds: tuple[int, ...]
     budget_ms: float
+    machine_speed: float = 1.0
 
 
 def play_hand(
-    options: Options, seed: int, seats: list[str], budget_ms: float, tally: Tally
+    options: Options,
+    seed: int,
+    seats: list[str],
+    budget_ms: float,
+    tally: Tally,
+    machine_speed: float = 1.0,
 ) -> None:
     """Play hand 1 of the deal ``seed`` with ``seats[i]``'s level in seat i."""
     r = rules_for(options)
-    bots = [bot_for(lv, budget_ms=budget_ms) for lv in seats]
+    bots = [
+        bot_for(lv, budget_ms=budget_ms, machine_speed=machine_speed) for lv in seats
+    ]
     s = new_match(options, seed)
     start = s.scores
     seq = 0
@@ -142,8 +158,8 @@ def run_job(job: Job) -> tuple[str, str, Tally, int]:
     for seed in job.seeds:
         first = [job.a if i % 2 == 0 else job.b for i in range(n)]
         second = [job.b if i % 2 == 0 else job.a for i in range(n)]
-        play_hand(job.options, seed, first, job.budget_ms, tally)
-        play_hand(job.options, seed, second, job.budget_ms, tally)
+        play_hand(job.options, seed, first, job.budget_ms, tally, job.machine_speed)
+        play_hand(job.options, seed, second, job.budget_ms, tally, job.machine_speed)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return job.a, job.b, tally, rss
 
@@ -180,11 +196,25 @@ def jobs(
     deals: int,
     batch: int,
     budget: float,
+    machine_speed: float,
 ) -> Iterator[Job]:
     for a, b in pairs:
         for lo in range(0, deals, batch):
             seeds = tuple(range(lo, min(deals, lo + batch)))
-            yield Job(options, a, b, seeds, budget)
+            yield Job(options, a, b, seeds, budget, machine_speed)
+
+
+def machine_speed_arg(text: str) -> float | None:
+    """``--machine-speed``: ``auto`` (``None``: measure) or a positive number."""
+    if text == "auto":
+        return None
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError("expected 'auto' or a positive number")
+    return x
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-ms", type=float, default=150.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--batch", type=int, default=10, help="deals per job")
+    ap.add_argument(
+        "--machine-speed",
+        type=machine_speed_arg,
+        default=None,
+        help="'auto' (measure, the default) or a fixed figure (1.0: calibration)",
+    )
     args = ap.parse_args(argv)
     over: dict[str, object] = {"seats": args.seats}
     if args.set_max is not None:
@@ -214,14 +250,19 @@ def main(argv: list[str] | None = None) -> int:
         if a not in LEVELS or b not in LEVELS:
             ap.error(f"unknown level in {a}:{b}")
     deals = (args.hands + 1) // 2
-    todo = list(jobs(options, pairs, deals, args.batch, args.budget_ms))  # type: ignore[arg-type]
+    speed = args.machine_speed
+    how = "fixed"
+    if speed is None:
+        speed, how = measure_speed(), "measured"
+    todo = list(jobs(options, pairs, deals, args.batch, args.budget_ms, speed))  # type: ignore[arg-type]
     totals = {(a, b): Tally(a, b) for a, b in pairs}
     worker_rss = 0
     t0 = time.time()
     print(
         f"{args.variant} seats={args.seats} set={options.set_max} "
         f"partnership={options.partnership} hands/pairing={2 * deals} "
-        f"budget={args.budget_ms:g} ms workers={args.workers}",
+        f"budget={args.budget_ms:g} ms machine speed={speed:g} ({how}) "
+        f"workers={args.workers}",
         flush=True,
     )
     with Pool(args.workers) as pool:

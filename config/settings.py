@@ -10,6 +10,7 @@ in ``platform/.env.example``.
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -229,6 +230,24 @@ SECURE_PROXY_SSL_HEADER = (
 # --- WebSockets
 # -------------------------------------------------------------------------
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=8192)
+
+# --- Computer players
+# -------------------------------------------------------------------------
+# How fast this machine runs the hard bot's search against the machine its work
+# budget was calibrated on (games.bots.machine): "auto" measures it once per
+# process at the first hard decision; a number fixes it (same moves everywhere).
+_bot_speed = env.str("BOT_MACHINE_SPEED", default="auto").strip().lower()
+BOT_MACHINE_SPEED: float | None = None
+if _bot_speed != "auto":
+    try:
+        BOT_MACHINE_SPEED = float(_bot_speed)
+    except ValueError:
+        BOT_MACHINE_SPEED = -1.0
+    if not 0.1 <= BOT_MACHINE_SPEED <= 4.0:
+        raise ImproperlyConfigured(
+            f"BOT_MACHINE_SPEED must be 'auto' or a number from 0.1 to 4, "
+            f"not {_bot_speed!r}"
+        )
 
 LOGGING = {
     "version": 1,

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
+from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.groups import seat_group
@@ -348,7 +349,10 @@ def bot_action(
     """
     legal = engine.legal_actions(state, position)
     rng = random.Random(f"{table.seed}:{table.seq}:{position}")  # noqa: S311
-    choice = bot_choose(level, engine.view(state, position), legal, rng)
+    speed = machine_speed() if level == "hard" else 1.0
+    choice = bot_choose(
+        level, engine.view(state, position), legal, rng, machine_speed=speed
+    )
     if choice is None and engine.current_seat(state) != position:
         return None
     return choice if choice in legal else legal[0]

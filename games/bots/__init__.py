@@ -10,15 +10,18 @@ Public API
 
 ``LEVELS = ("easy", "medium", "hard")``.
 
-``choose(level, view, legal, rng, *, budget_ms=None) -> Action | None``
+``choose(level, view, legal, rng, *, budget_ms=None, machine_speed=1.0)``
+    ``-> Action | None``
     One decision for one seat. ``view`` is ``games.engine.view(state, seat)``,
     ``legal`` is ``games.engine.legal_actions(state, seat)``, ``rng`` a
     ``random.Random`` seeded for this decision (the live tables use
     ``random.Random(f"{table_seed}:{seq}")``). ``budget_ms`` sets ``hard``'s
-    thinking budget (default ``DEFAULT_BUDGET_MS`` = 150 ms); other levels ignore
-    it.
+    thinking budget (default ``DEFAULT_BUDGET_MS`` = 150 ms) and ``machine_speed``
+    how fast the host machine is against the one that budget was calibrated on
+    (``games.bots.machine.measure_speed``; 1.0 by default); other levels ignore
+    both.
 
-``bot_for(level, *, budget_ms=None) -> Bot``: the same as an object;
+``bot_for(level, *, budget_ms=None, machine_speed=1.0) -> Bot``: the same as an object;
 ``bot.choose(view, legal, rng)``.
 
 The interface
@@ -38,9 +41,9 @@ Guarantees:
   opponent's out-of-turn Muggins window) and the bot does not call it: ``easy``
   never calls Muggins. The caller then simply does nothing for that seat.
   ``medium`` and ``hard`` always call it. With an empty ``legal``: ``None``.
-* Deterministic: the same (view, legal, rng seed) gives the same action. ``hard``
-  bounds its search by a count of engine steps calibrated to the budget, not by
-  the clock (see ``games.bots.hard``).
+* Deterministic: the same (view, legal, rng seed) gives the same action, for
+  ``hard`` at the same ``machine_speed``: it bounds its search by a count of search
+  units calibrated to the budget, not by the clock (see ``games.bots.hard``).
 * In "hand_over" every bot returns ``next_hand``; in "claim" ``medium`` and
   ``hard`` claim, ``easy`` forgets (continues) 30% of the time.
 
@@ -73,16 +76,28 @@ _MEDIUM = MediumBot()
 _HARD = HardBot()
 
 
-def bot_for(level: str, *, budget_ms: float | None = None) -> Bot:
-    """The bot of a level (``ValueError`` for an unknown level)."""
+def bot_for(
+    level: str, *, budget_ms: float | None = None, machine_speed: float = 1.0
+) -> Bot:
+    """The bot of a level (``ValueError`` for an unknown level or a
+    ``machine_speed`` that is not a positive number)."""
     if level == "easy":
         return _EASY
     if level == "medium":
         return _MEDIUM
     if level == "hard":
-        if budget_ms is None or budget_ms == DEFAULT_BUDGET_MS:
+        if not machine_speed > 0 or machine_speed == float("inf"):
+            raise ValueError(
+                f"machine_speed must be a positive number: {machine_speed!r}"
+            )
+        if (
+            budget_ms is None or budget_ms == DEFAULT_BUDGET_MS
+        ) and machine_speed == 1.0:
             return _HARD
-        return HardBot(budget_ms=float(budget_ms))
+        return HardBot(
+            budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms),
+            machine_speed=float(machine_speed),
+        )
     raise ValueError(f"unknown bot level {level!r}; choose one of {LEVELS}")
 
 
@@ -93,9 +108,12 @@ def choose(
     rng: random.Random,
     *,
     budget_ms: float | None = None,
+    machine_speed: float = 1.0,
 ) -> Action | None:
     """One decision of a ``level`` bot for the seat of ``view`` (see above)."""
-    return bot_for(level, budget_ms=budget_ms).choose(view, legal, rng)
+    return bot_for(level, budget_ms=budget_ms, machine_speed=machine_speed).choose(
+        view, legal, rng
+    )
 
 
 __all__ = [

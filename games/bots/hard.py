@@ -33,16 +33,19 @@ Claims and Muggins calls are always made; a single legal action is returned at
 once.
 
 Determinism and the time budget: the amount of work is counted, not timed:
-search nodes, playout steps and weighed deals (``budget_ms`` times
+search nodes, playout steps and weighed deals (``budget_ms * machine_speed`` times
 ``line_search.NODES_PER_MS`` / ``NODES_PER_MS_STOCK`` / ``NODES_PER_MS_CATALAN``,
 ``scoring_search.NODES_PER_MS_SCORING``), engine steps in ``search``
-(``budget_ms * STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on
-the benchmark machine so that a decision's CPU-time p95 stays under its budget
-(measured by ``bench/bot_tournament.py``; re-calibrated whenever the machine
-changes, see bench/RESULTS.md). The same view, legal actions and rng seed
-therefore give the same move on any machine. The wall clock is only a safety
-stop (``common.safety_deadline``) for a machine far slower than the calibration
-one; it is practically never hit, and when it is the move can depend on timing.
+(``STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on one machine
+(the calibration machine) so that a decision's CPU-time p95 stays under its
+budget there (measured by ``bench/bot_tournament.py``, see bench/RESULTS.md).
+``machine_speed`` is how fast the host machine is against that one
+(``games.bots.machine``: 1.0 by default, measured once per process by the
+platform), so the budget holds on slower and faster machines too. The same view,
+legal actions, rng seed and machine speed therefore give the same move on any
+machine. The wall clock is only a safety stop (``common.safety_deadline``) for a
+machine far slower than its ``machine_speed`` says; it is practically never hit,
+and when it is the move can depend on timing.
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ def search(
     cands: list[Action],
     rng: random.Random,
     budget_ms: float,
+    machine_speed: float = 1.0,
 ) -> list[float]:
     """Mean playout value of each candidate over sampled deals."""
     k = knowledge_of(view)
@@ -93,7 +97,7 @@ def search(
     side = r.side_of[seat]
     start = tuple(view["public_state"]["scores"])
     per_ms = STEPS_PER_MS_GRAND_CROSS if r.layout == GRAND_CROSS else STEPS_PER_MS
-    step_budget = budget_ms * per_ms
+    step_budget = budget_ms * machine_speed * per_ms
     deadline = safety_deadline(budget_ms)
     totals = [0.0] * len(cands)
     samples = 0
@@ -118,6 +122,7 @@ class HardBot:
     """Determinized Monte Carlo search (see the module docstring)."""
 
     budget_ms: float = DEFAULT_BUDGET_MS
+    machine_speed: float = 1.0  # the host against the calibration machine
     level: str = "hard"
 
     def decide(
@@ -136,11 +141,13 @@ class HardBot:
             and not r.end_scoring
             and all(a.type == PLAY for a in cands)
         ):
-            values = line_search(view, cands, rng, self.budget_ms)
+            values = line_search(view, cands, rng, self.budget_ms, self.machine_speed)
         elif r.layout == LINE and all(a.type == PLAY for a in cands):
-            values = scoring_search(view, cands, rng, self.budget_ms)
+            values = scoring_search(
+                view, cands, rng, self.budget_ms, self.machine_speed
+            )
         else:
-            values = search(view, cands, rng, self.budget_ms)
+            values = search(view, cands, rng, self.budget_ms, self.machine_speed)
         best = 0
         for i, v in enumerate(values):
             if v > values[best]:

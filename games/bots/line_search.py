@@ -131,6 +131,7 @@ def line_search(
     cands: list[Action],
     rng: random.Random,
     budget_ms: float,
+    machine_speed: float = 1.0,
 ) -> list[float]:
     """Mean alpha-beta value of each candidate over sampled deals (line
     layouts), each deal weighted by ``inference.log_likelihood``. The depth
@@ -151,7 +152,7 @@ def line_search(
         if r.scoring == "catalan"
         else NODES_PER_MS_STOCK
     )
-    budget = int(budget_ms * per_ms)
+    budget = int(budget_ms * machine_speed * per_ms)
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view)
     cache: dict[tuple[int, int], float] = {}

@@ -121,6 +121,7 @@ def scoring_search(
     cands: list[Action],
     rng: random.Random,
     budget_ms: float,
+    machine_speed: float = 1.0,
 ) -> list[float]:
     """Mean value of each candidate play over sampled deals played out by
     ``ModelSolver``."""
@@ -130,7 +131,7 @@ def scoring_search(
     side = r.side_of[seat]
     own = hand_mask(view)
     lacks = [k.lacks(s) for s in range(r.seats)]
-    budget = int(budget_ms * NODES_PER_MS_SCORING)
+    budget = int(budget_ms * machine_speed * NODES_PER_MS_SCORING)
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
     cache: dict[tuple[int, int], float] = {}

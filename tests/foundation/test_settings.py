@@ -23,25 +23,32 @@ print(json.dumps({
     "hosts": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
     "cache": s.CACHES["default"]["BACKEND"],
     "broker": s.CELERY_BROKER_URL, "embedded_worker": s.EMBEDDED_WORKER,
+    "bot_machine_speed": s.BOT_MACHINE_SPEED,
 }))
 """
 
 
-def resolve(**extra: str) -> dict:
+def probe(**extra: str) -> subprocess.CompletedProcess[str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "EMBEDDED_WORKER"}
+        if k
+        not in {"DATABASE_URL", "REDIS_URL", "EMBEDDED_WORKER", "BOT_MACHINE_SPEED"}
     }
     env.update(DJANGO_SETTINGS_MODULE="config.settings", **extra)
-    out = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
     )
+
+
+def resolve(**extra: str) -> dict:
+    out = probe(**extra)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -53,6 +60,7 @@ def test_embedded_default_without_variables():
     assert got["cache"].endswith("LocMemCache")
     assert got["broker"].startswith("memory://")
     assert got["embedded_worker"] is True
+    assert got["bot_machine_speed"] is None  # "auto": measured per process
 
 
 def test_distributed_with_variables():
@@ -70,6 +78,19 @@ def test_distributed_with_variables():
     assert got["cache"].endswith("RedisCache")
     assert got["broker"] == "redis://cache.example:6379/3"
     assert got["embedded_worker"] is False
+
+
+def test_bot_machine_speed_fixed_or_auto():
+    assert resolve(BOT_MACHINE_SPEED="0.45")["bot_machine_speed"] == 0.45
+    assert resolve(BOT_MACHINE_SPEED=" Auto ")["bot_machine_speed"] is None
+
+
+@pytest.mark.parametrize("bad", ["fast", "0", "-1", "nan", "9"])
+def test_a_bad_bot_machine_speed_stops_the_start(bad):
+    out = probe(BOT_MACHINE_SPEED=bad)
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr
+    assert "BOT_MACHINE_SPEED must be 'auto' or a number from 0.1 to 4" in out.stderr
 
 
 @pytest.mark.services

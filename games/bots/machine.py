@@ -1,0 +1,98 @@
+"""How fast this machine runs ``hard``'s search, against the calibration machine.
+
+``hard`` counts its work instead of timing it (``games.bots.hard``): its node,
+step and deal allowances are ``budget_ms`` times rates calibrated on one
+machine, the *calibration machine*, so that a decision's CPU time stays under
+its budget there. Machines differ by three times and more (bench/RESULTS.md:
+``bench/engine_speed.py`` block-2 from ~4,400 to ~14,700 hands/s), so a host
+passes ``machine_speed`` and the counted work is multiplied by it. The same
+view, legal actions, rng seed *and machine speed* give the same move. A host
+that wants moves identical across machines passes a fixed figure (1.0 is the
+calibration machine); one that wants the budget kept measures it once with
+``measure_speed`` and keeps it for the life of the process (the platform's
+``BOT_MACHINE_SPEED=auto``).
+
+``measure_speed`` times a fixed piece of ``hard``'s own work (the block and the
+All Fives search of two fixed positions: a known number of counted units) in the
+calling thread's CPU time, so other threads and processes do not inflate it. It
+returns ``REFERENCE_MS`` divided by the median of ``repeats`` timed runs (after
+one untimed run that fills the caches), rounded to two decimals and kept within
+``[MIN_SPEED, MAX_SPEED]``.
+
+``REFERENCE_MS`` is the workload's CPU time on the calibration machine. That
+machine is not at hand, so the figure was derived on a slower one from two
+ratios that agree: ``hard``'s decision CPU p95 there at machine speed 1 against
+the calibration machine's (~400 ms against 121-132 ms, block and All Fives) and
+``bench/engine_speed.py`` block-2 (~4,400 against 13,879 hands/s); both give
+~0.31 (bench/RESULTS.md, fourth session).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from functools import cache
+from typing import Any
+
+from games.bots.line_search import line_search
+from games.bots.medium import ranked_plays
+from games.bots.scoring_search import scoring_search
+from games.engine import (
+    Action,
+    apply,
+    current_seat,
+    legal_actions,
+    new_match,
+    options_for,
+    view,
+)
+
+REFERENCE_MS = 13.5
+WORK_MS = 20.0  # the budget of each workload search, at machine speed 1
+MIN_SPEED = 0.1
+MAX_SPEED = 4.0
+
+
+@cache
+def _positions() -> tuple[tuple[dict[str, Any], tuple[Action, ...], str], ...]:
+    """Fixed mid-hand positions with several candidate plays: block, All Fives."""
+    out = []
+    for variant in ("block", "all_fives"):
+        state = new_match(options_for(variant, seats=2), 7)
+        plays = 0
+        while True:
+            seat = current_seat(state)
+            assert seat is not None
+            legal = legal_actions(state, seat)
+            v = view(state, seat)
+            ranked = ranked_plays(v, legal)
+            if plays >= 4 and len(ranked) >= 3:
+                out.append((v, tuple(ranked[:4]), variant))
+                break
+            state = apply(state, seat, ranked[0] if ranked else legal[0])
+            plays += 1
+    return tuple(out)
+
+
+def workload() -> None:
+    """The counted work ``measure_speed`` times: ``WORK_MS`` of block search and
+    ``WORK_MS`` of All Fives search, at machine speed 1."""
+    for v, cands, variant in _positions():
+        search = line_search if variant == "block" else scoring_search
+        search(v, list(cands), random.Random(1), WORK_MS)
+
+
+def measure_speed(repeats: int = 3) -> float:
+    """This machine's speed against the calibration machine (see above)."""
+    workload()  # fills the caches; not timed
+    runs = []
+    for _ in range(max(1, repeats)):
+        c0 = time.thread_time()
+        workload()
+        runs.append((time.thread_time() - c0) * 1000.0)
+    ms = max(statistics.median(runs), 1e-3)
+    return round(min(MAX_SPEED, max(MIN_SPEED, REFERENCE_MS / ms)), 2)
+
+
+__all__ = ["MAX_SPEED", "MIN_SPEED", "REFERENCE_MS", "measure_speed", "workload"]
