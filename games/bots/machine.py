@@ -83,7 +83,7 @@ def workload() -> None:
         search(v, list(cands), random.Random(1), WORK_MS)
 
 
-def measure_speed(repeats: int = 3) -> float:
+def measure_speed(repeats: int = 5) -> float:
     """This machine's speed against the calibration machine (see above)."""
     workload()  # fills the caches; not timed
     runs = []
