@@ -4,15 +4,16 @@ Started by ``config.asgi`` (only servers import it), never from
 ``AppConfig.ready()``, which also runs in ``migrate``, ``shell`` and the autoreloader's
 parent. It consumes the memory broker from a daemon thread with a thread pool, so
 countdown tasks (turn clocks, bot moves) fire exactly as they do under a separate
-worker, and it runs the beat schedule too.
+worker, and it runs the beat schedule too, from memory: the schedule has only
+interval tasks, so there is nothing worth a file (``celery.beat``'s default
+``PersistentScheduler`` would leave a shelve file per process behind).
 """
 
 from __future__ import annotations
 
 import logging
-import tempfile
 import threading
-from pathlib import Path
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -26,12 +27,10 @@ def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
     with _lock:
         if _worker is not None:
             return _worker
-        from celery.beat import EmbeddedService
         from celery.worker import WorkController
 
         from config.celery import app
 
-        schedule = Path(tempfile.gettempdir()) / f"dominoes-beat-{id(app)}"
         worker = WorkController(
             app=app,
             pool_cls="threads",
@@ -48,10 +47,17 @@ def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
         thread.start()
         if beat:
             # Beat as a thread: the worker's own ``beat=True`` forks a process.
-            EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()
+            beat_service(app).start()
         _worker = worker
         logger.info("embedded Celery worker started (concurrency %s)", concurrency)
         return worker
+
+
+def beat_service(app: Any) -> Any:
+    """Celery beat as a thread of this process, its schedule kept in memory."""
+    from celery.beat import EmbeddedService
+
+    return EmbeddedService(app, thread=True, scheduler_cls="celery.beat:Scheduler")
 
 
 def embedded_worker_alive() -> bool:

@@ -91,3 +91,25 @@ async def test_channel_layer_probe_leaves_no_subscription_behind():
     finally:
         await client.aclose()
     assert left == []
+
+
+def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
+    """The embedded default's beat writes no schedule file (one per process used
+    to pile up in the temp folder) and still holds every scheduled task."""
+    import tempfile
+
+    from celery.beat import Scheduler
+
+    from config import embedded_worker
+    from config.celery import app
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    scheduler = embedded_worker.beat_service(app).service.get_scheduler()
+    assert type(scheduler) is Scheduler
+    assert set(app.conf.beat_schedule) == {
+        "economy-ledger-audit",
+        "games-sweep-overdue",
+    }
+    assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
+    assert list(tmp_path.iterdir()) == []
