@@ -10,7 +10,7 @@ import pytest
 
 from games.bots import HardBot, MediumBot, inference
 from games.bots.board import rules_of
-from games.bots.hard import candidates, search
+from games.bots.hard import candidates, gated_means, search
 from games.bots.knowledge import Knowledge
 from games.bots.line_search import root_values
 from games.bots.rollout import hand_value
@@ -328,3 +328,18 @@ def test_scoring_search_is_deterministic() -> None:
             assert pick == cands[once.index(max(once))]
             checked += 1
     assert checked >= 5
+
+
+def test_a_playout_search_leaves_mediums_move_only_when_clearly_better() -> None:
+    """``gated_means``: candidate 0 is ``medium``'s favourite. A rival whose lead
+    is within the noise is capped at the favourite's value (ties go to it); a
+    rival that wins deal after deal keeps its mean."""
+    noisy = [[0.5, 1.0], [0.5, 0.0], [0.5, 1.0], [0.5, 0.2]]  # mean 0.55 vs 0.5
+    means = gated_means(noisy)
+    assert means == [0.5, 0.5]
+    steady = [[0.5, 0.6], [0.4, 0.5], [0.6, 0.7], [0.5, 0.58]]
+    means = gated_means(steady)
+    assert means[1] == pytest.approx(0.595) and means[1] > means[0]
+    # a worse rival keeps its (lower) mean; three candidates gate independently
+    mixed = [[0.5, 0.2, 0.9], [0.5, 0.1, 0.8], [0.5, 0.3, 0.9], [0.5, 0.2, 0.85]]
+    assert gated_means(mixed) == pytest.approx([0.5, 0.2, 0.8625])
