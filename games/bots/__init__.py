@@ -53,9 +53,12 @@ Levels
 (``games.bots.medium``): one-move heuristics - shed weight, doubles early, keep a
 spread, block numbers an opponent lacks, score and do not set up the next seat.
 ``hard`` (``games.bots.hard``): determinized Monte Carlo search over deals of the
-unseen tiles consistent with the public history; in ``block``, ``draw`` and
-``catalan`` each sampled deal is solved by alpha-beta (``games.bots.solver``,
-exact late in the hand), elsewhere it is played out by greedy playouts.
+unseen tiles consistent with the public history, each deal weighed by how well
+it explains the opponents' plays: in ``draw`` and ``catalan`` each sampled deal
+is solved by alpha-beta (``games.bots.line_search``, exact late in the hand), in
+``block``, ``all_fives`` and ``fives_and_threes`` it is played out with every
+seat playing like ``medium`` (``games.bots.model_search``), elsewhere by greedy
+engine playouts.
 """
 
 from __future__ import annotations

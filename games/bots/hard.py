@@ -10,13 +10,14 @@ Algorithm, per decision that needs thought:
    with the knowledge and value every candidate on each deal, by layout and
    scoring:
 
-   * the line without end-sum scoring (``block``, ``draw``, ``catalan``):
-     ``line_search``, alpha-beta to the end of the hand (or a depth) on each
-     deal, the deals weighted by how well they explain the opponents' earlier
-     plays (``inference``);
-   * the line with end-sum scoring (``all_fives``, ``fives_and_threes``):
-     ``scoring_search``, hundreds of deals each played out on bit masks with
-     every seat playing like ``medium`` from its own view, weighted likewise;
+   * the line with a stock and without end-sum scoring (``draw``,
+     ``catalan``): ``line_search``, alpha-beta to the end of the hand (or a
+     depth) on each deal, the deals weighted by how well they explain the
+     opponents' earlier plays (``inference``);
+   * the line without a stock (``block``) or with end-sum scoring
+     (``all_fives``, ``fives_and_threes``): ``model_search``, hundreds of deals
+     each played out on bit masks with every seat playing like ``medium`` from
+     its own view, weighted likewise;
    * the other layouts (``cross``, ``grand_cross``, ``fives``, ``spider``):
      ``search`` below: build the full state with the engine's ``determinize``
      and for every candidate apply it and play the hand out with the greedy
@@ -37,11 +38,11 @@ Claims and Muggins calls are always made; a single legal action is returned at
 once.
 
 Determinism and the time budget: the amount of work is counted, not timed:
-search nodes, playout steps and weighed deals (``budget_ms * machine_speed`` times
-``line_search.NODES_PER_MS`` / ``NODES_PER_MS_STOCK`` / ``NODES_PER_MS_CATALAN``,
-``scoring_search.NODES_PER_MS_SCORING``), engine steps in ``search``
-(``STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on one machine
-(the calibration machine) so that a decision's CPU-time p95 stays under its
+search nodes, playout steps and weighed deals (``budget_ms * machine_speed``
+times ``line_search.NODES_PER_MS_STOCK`` / ``NODES_PER_MS_CATALAN``,
+``model_search.NODES_PER_MS_SCORING`` / ``NODES_PER_MS_BLOCK``), engine steps in
+``search`` (``STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on
+one machine (the calibration machine) so that a decision's CPU-time p95 stays under its
 budget there (measured by ``bench/bot_tournament.py``, see bench/RESULTS.md).
 ``machine_speed`` is how fast the host machine is against that one
 (``games.bots.machine``: 1.0 by default, measured once per process by the
@@ -54,7 +55,6 @@ and when it is the move can depend on timing.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -63,14 +63,14 @@ from typing import Any
 from games.bots.board import rules_of
 from games.bots.common import routine, safe_choose, safety_deadline
 from games.bots.knowledge import knowledge_of
-from games.bots.line_search import line_search
+from games.bots.line_search import gated_means, line_search
 from games.bots.medium import ranked_plays
+from games.bots.model_search import model_search
 from games.bots.rollout import hand_value, playout
 from games.bots.sampling import sample_state
-from games.bots.scoring_search import scoring_search
 from games.engine import Action, apply
 from games.engine.actions import PLAY, PLAY_DOUBLES
-from games.engine.variants import GRAND_CROSS, LINE
+from games.engine.variants import GRAND_CROSS, LINE, STOCK_NONE
 
 DEFAULT_BUDGET_MS = 150.0
 STEPS_PER_MS = 50.0  # engine playouts: cross, fives, spider
@@ -120,28 +120,8 @@ def search(
             break
         if time.perf_counter() > deadline:  # safety stop only, see the docstring
             break
-    if all(a.type in (PLAY, PLAY_DOUBLES) for a in cands):  # medium's ranking
-        return gated_means(rows)
-    return [sum(col) / len(rows) for col in zip(*rows, strict=True)]
-
-
-def gated_means(rows: list[list[float]]) -> list[float]:
-    """Mean value of each candidate over the deals (one row per deal), except
-    that a candidate not clearly better than the first (``medium``'s
-    favourite) cannot beat it: unless its mean paired difference with the
-    first exceeds ``GATE_Z`` standard errors, its value is capped at the
-    first's (ties go to the first). Few deals of noisy playouts would otherwise
-    pick moves worse than the heuristic's."""
-    n = len(rows)
-    means = [sum(col) / n for col in zip(*rows, strict=True)]
-    out = list(means)
-    for i in range(1, len(means)):
-        diffs = [row[i] - row[0] for row in rows]
-        d = means[i] - means[0]
-        var = sum((x - d) ** 2 for x in diffs) / max(1, n - 1)
-        if d <= GATE_Z * math.sqrt(var / n):
-            out[i] = min(out[i], means[0])
-    return out
+    z = GATE_Z if all(a.type in (PLAY, PLAY_DOUBLES) for a in cands) else 0.0
+    return gated_means([(0.0, row) for row in rows], len(cands), z)
 
 
 @dataclass(frozen=True)
@@ -163,18 +143,13 @@ class HardBot:
         if len(cands) == 1:
             return cands[0]
         r = rules_of(view)
-        if (
-            r.layout == LINE
-            and not r.end_scoring
-            and all(a.type == PLAY for a in cands)
-        ):
-            values = line_search(view, cands, rng, self.budget_ms, self.machine_speed)
-        elif r.layout == LINE and all(a.type == PLAY for a in cands):
-            values = scoring_search(
-                view, cands, rng, self.budget_ms, self.machine_speed
-            )
+        budget, speed = self.budget_ms, self.machine_speed
+        if r.layout != LINE or not all(a.type == PLAY for a in cands):
+            values = search(view, cands, rng, budget, speed)
+        elif r.end_scoring or r.stock == STOCK_NONE:
+            values = model_search(view, cands, rng, budget, speed)
         else:
-            values = search(view, cands, rng, self.budget_ms, self.machine_speed)
+            values = line_search(view, cands, rng, budget, speed)
         best = 0
         for i, v in enumerate(values):
             if v > values[best]:

@@ -3,7 +3,7 @@
 ``medium.play_score`` reads a view; ``hard`` needs the same judgement thousands of
 times per decision: to weigh sampled deals by how well they explain the
 opponents' past plays (``inference``) and to play the opponents' moves in the
-playouts of the scoring variants (``scoring_search``). This is that score for
+playouts of the scoring variants (``model_search``). This is that score for
 one play on a line of play (two ends), with the same weights (imported from
 ``medium``, so the two cannot drift apart; the tests compare them on real
 positions):

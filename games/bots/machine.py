@@ -41,7 +41,7 @@ from typing import Any
 
 from games.bots.line_search import line_search
 from games.bots.medium import ranked_plays
-from games.bots.scoring_search import scoring_search
+from games.bots.model_search import model_search
 from games.engine import (
     Action,
     apply,
@@ -83,7 +83,7 @@ def workload() -> None:
     """The counted work ``measure_speed`` times: ``WORK_MS`` of block search and
     ``WORK_MS`` of All Fives search, at machine speed 1."""
     for v, cands, variant in _positions():
-        search = line_search if variant == "block" else scoring_search
+        search = line_search if variant == "block" else model_search
         search(v, list(cands), random.Random(1), WORK_MS)
 
 

@@ -10,8 +10,15 @@ from typing import Any
 
 import pytest
 
-from games.bots import HardBot, bot_for, choose, hard, line_search, machine
-from games.bots import scoring_search as scoring
+from games.bots import (
+    HardBot,
+    bot_for,
+    choose,
+    hard,
+    line_search,
+    machine,
+    model_search,
+)
 from games.engine import current_seat, legal_actions, new_match, options_for, view
 from tests.bots.helpers import advance
 
@@ -45,7 +52,8 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> lis
 @pytest.mark.parametrize(
     ("variant", "module", "name"),
     [
-        ("all_fives", scoring, "deal_masks"),  # deals played out
+        ("all_fives", model_search, "deal_masks"),  # deals played out
+        ("block", model_search, "deal_masks"),
         ("cross", hard, "sample_state"),  # deals of the engine playouts
     ],
 )

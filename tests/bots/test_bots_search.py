@@ -10,9 +10,9 @@ import pytest
 
 from games.bots import HardBot, MediumBot, inference
 from games.bots.board import rules_of
-from games.bots.hard import candidates, gated_means, search
+from games.bots.hard import candidates, search
 from games.bots.knowledge import Knowledge
-from games.bots.line_search import root_values
+from games.bots.line_search import gated_means, root_values, weighted_means
 from games.bots.rollout import hand_value
 from games.bots.sampling import sample_deal
 from games.bots.solver import Solver
@@ -270,7 +270,7 @@ def test_the_playouts_of_the_scoring_variants_play_like_medium(
     from games.bots.board import board_of, hand_mask
     from games.bots.knowledge import knowledge_of
     from games.bots.medium import play_score
-    from games.bots.scoring_search import ModelSolver
+    from games.bots.model_search import ModelSolver
 
     o = options_for(variant, seats=seats)
     r = rules_for(o)
@@ -304,10 +304,10 @@ def test_the_playouts_of_the_scoring_variants_play_like_medium(
     assert checked > 40
 
 
-def test_scoring_search_is_deterministic() -> None:
+def test_model_search_is_deterministic() -> None:
     """All Fives, early and late in a hand: the same seed gives the same values
     (so the same move), another seed other samples."""
-    from games.bots.scoring_search import scoring_search
+    from games.bots.model_search import model_search
 
     o = options_for("all_fives", seats=2)
     checked = 0
@@ -321,25 +321,44 @@ def test_scoring_search_is_deterministic() -> None:
             cands = candidates(v, legal)
             if len(cands) < 2 or any(a.type != "play" for a in cands):
                 continue
-            once = scoring_search(v, cands, random.Random(4), 10)
-            assert scoring_search(v, cands, random.Random(4), 10) == once
-            assert scoring_search(v, cands, random.Random(5), 10) != once
+            once = model_search(v, cands, random.Random(4), 10)
+            assert model_search(v, cands, random.Random(4), 10) == once
+            assert model_search(v, cands, random.Random(5), 10) != once
             pick = HardBot(budget_ms=10).decide(v, legal, random.Random(4))
             assert pick == cands[once.index(max(once))]
             checked += 1
     assert checked >= 5
 
 
-def test_a_playout_search_leaves_mediums_move_only_when_clearly_better() -> None:
+def _rows(
+    values: list[list[float]], lw: float = 0.0
+) -> list[tuple[float, list[float]]]:
+    return [(lw, v) for v in values]
+
+
+def test_a_search_leaves_mediums_move_only_when_clearly_better() -> None:
     """``gated_means``: candidate 0 is ``medium``'s favourite. A rival whose lead
-    is within the noise is capped at the favourite's value (ties go to it); a
-    rival that wins deal after deal keeps its mean."""
-    noisy = [[0.5, 1.0], [0.5, 0.0], [0.5, 1.0], [0.5, 0.2]]  # mean 0.55 vs 0.5
-    means = gated_means(noisy)
-    assert means == [0.5, 0.5]
-    steady = [[0.5, 0.6], [0.4, 0.5], [0.6, 0.7], [0.5, 0.58]]
-    means = gated_means(steady)
+    is within ``z`` standard errors is capped at the favourite's value (ties go
+    to it); a rival that wins deal after deal keeps its mean."""
+    noisy = _rows([[0.5, 1.0], [0.5, 0.0], [0.5, 1.0], [0.5, 0.2]])  # 0.55 vs 0.5
+    assert gated_means(noisy, 2, 1.0) == [0.5, 0.5]
+    assert gated_means(noisy, 2, 0.0) == weighted_means(noisy, 2)  # no gate
+    steady = _rows([[0.5, 0.6], [0.4, 0.5], [0.6, 0.7], [0.5, 0.58]])
+    means = gated_means(steady, 2, 2.0)
     assert means[1] == pytest.approx(0.595) and means[1] > means[0]
     # a worse rival keeps its (lower) mean; three candidates gate independently
-    mixed = [[0.5, 0.2, 0.9], [0.5, 0.1, 0.8], [0.5, 0.3, 0.9], [0.5, 0.2, 0.85]]
-    assert gated_means(mixed) == pytest.approx([0.5, 0.2, 0.8625])
+    mixed = _rows([[0.5, 0.2, 0.9], [0.5, 0.1, 0.8], [0.5, 0.3, 0.9], [0.5, 0.2, 0.85]])
+    assert gated_means(mixed, 3, 2.0) == pytest.approx([0.5, 0.2, 0.8625])
+
+
+def test_the_gate_counts_the_weights() -> None:
+    """Weighted deals: the standard error follows the effective number of deals.
+    The same four deals pass the gate when they weigh the same, and not when the
+    two that disagree most carry nearly all the weight."""
+    lead = [[0.0, 0.6], [0.0, 0.0], [0.0, 0.3], [0.0, 0.3]]
+    even = _rows(lead)
+    assert gated_means(even, 2, 2.0)[1] == pytest.approx(0.3)
+    skewed = [(0.0, lead[0]), (0.0, lead[1]), (-9.0, lead[2]), (-9.0, lead[3])]
+    means = gated_means(skewed, 2, 2.0)
+    assert weighted_means(skewed, 2)[1] == pytest.approx(0.3)
+    assert means[1] == means[0] == 0.0

@@ -1,5 +1,6 @@
-"""``hard``'s search in the scoring variants on a line (``all_fives``,
-``fives_and_threes``): many sampled deals, each played out by ``medium``'s model.
+"""``hard``'s search on a line in ``block`` and in the scoring variants
+(``all_fives``, ``fives_and_threes``): many sampled deals, each played out by
+``medium``'s model.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge; for every candidate, play it and let
@@ -10,10 +11,12 @@ from its own point of view (``line_model.line_score``): the tiles it cannot see
 are those neither in its hand nor on the table, and the next seat is known to
 lack the numbers it passed on (the passes before the decision, from the
 ``Knowledge``, and those of the playout; a draw lifts them, as in
-``knowledge``). The value is the points made from the decision on, own side
-minus the others (``rollout.hand_value``), averaged over the deals, each deal
-weighted by how well it explains the opponents' earlier plays (``inference``,
-the same ``medium`` model with its scoring terms).
+``knowledge``). The value (``rollout.hand_value``) is the points made from the
+decision on, own side minus the others, in the scoring variants, and the hand
+won plus a hint of the margin in ``block``; it is averaged over the deals, each
+deal weighted by how well it explains the opponents' earlier plays
+(``inference``, the same ``medium`` model, with its scoring terms where the
+variant scores).
 
 Decision: the model of the other seats matters more than the number of deals
 or the depth. Tried (bench/RESULTS.md): engine playouts with the greedy
@@ -21,11 +24,16 @@ or the depth. Tried (bench/RESULTS.md): engine playouts with the greedy
 the same greedy policy on bit masks (hundreds of deals), alpha-beta with
 perfect information for the reply; ``medium``'s model for every seat measured
 best, and for the opponents only (a greedy self) worse; weighing the deals
-added a little more.
+added a little more. In ``block`` these playouts also beat ``line_search``'s
+alpha-beta (the opponents as perfect-information minimisers) at half its CPU
+time; a best response to the model (own seats searched four plies, others
+playing ``medium``) was worse, and in ``draw`` alpha-beta stays ahead
+(bench/RESULTS.md, fourth session).
 
 The work is counted: one unit per playout step or search node plus
 ``DEAL_COST`` per deal and ``WEIGH_COST`` per weighed deal, ``budget_ms *
-NODES_PER_MS_SCORING`` in all (see ``games.bots.hard``). A deal that alone
+machine_speed`` times ``NODES_PER_MS_SCORING`` or ``NODES_PER_MS_BLOCK`` (block's
+playouts are cheaper) in all (see ``games.bots.hard``). A deal that alone
 would take more than the allowance ends the search with the deals done so far
 (none: every candidate values 0 and ``medium``'s favourite is played).
 """
@@ -48,6 +56,7 @@ from games.engine.options import Rules
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 
 NODES_PER_MS_SCORING = 250.0
+NODES_PER_MS_BLOCK = 450.0
 DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
 DEPTH = 1
 WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
@@ -116,7 +125,7 @@ class ModelSolver(Solver):
         return best
 
 
-def scoring_search(
+def model_search(
     view: dict[str, Any],
     cands: list[Action],
     rng: random.Random,
@@ -131,7 +140,8 @@ def scoring_search(
     side = r.side_of[seat]
     own = hand_mask(view)
     lacks = [k.lacks(s) for s in range(r.seats)]
-    budget = int(budget_ms * machine_speed * NODES_PER_MS_SCORING)
+    per_ms = NODES_PER_MS_SCORING if r.end_scoring else NODES_PER_MS_BLOCK
+    budget = int(budget_ms * machine_speed * per_ms)
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
     cache: dict[tuple[int, int], float] = {}
@@ -156,4 +166,4 @@ def scoring_search(
     return weighted_means(rows, len(cands))
 
 
-__all__ = ["ModelSolver", "scoring_search"]
+__all__ = ["ModelSolver", "model_search"]
