@@ -1,5 +1,9 @@
-"""``hard``'s search on the line without end-sum scoring (``block``, ``draw``,
-``catalan``): perfect-information Monte Carlo with alpha-beta on every deal.
+"""``hard``'s search on the line with a stock and without end-sum scoring
+(``draw``, ``catalan``): perfect-information Monte Carlo with alpha-beta on every
+deal. It handles ``block`` too (``NODES_PER_MS``), but ``hard`` plays block by
+``model_search``, which measured stronger there (bench/RESULTS.md); block's
+alpha-beta stays as the machine-speed workload (``machine``) and for its tests.
+Also here: ``weighted_means`` and ``gated_means``, shared by every search.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge (``sampling``, uniform for two seats) and solve the
