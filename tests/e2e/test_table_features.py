@@ -50,8 +50,8 @@ def test_all_fives_claim_and_muggins(new_page):
             wait_seq_after(page, f["seq"])
             # The bot answers at once, so the page may already show a later frame:
             # check the claim's own frame (where a claim that ends the hand also
-            # brings the hand's bonus), then that the page shows the score of the
-            # frame it renders.
+            # brings the hand's bonus, in its hand_over entry), then that the page
+            # shows the score of the frame it renders.
             reply = next(r for r in received if r["seq"] > f["seq"])
             history = reply["view"]["history"]
             mine = view["side_of"][f["you"]]
@@ -61,11 +61,12 @@ def test_all_fives_claim_and_muggins(new_page):
                 if e["type"] in ("claimed", "muggins") and e["seat"] == f["you"]
             )
             assert history[at]["points"] == points
-            bonus = sum(
-                e["points"]
-                for e in history[at + 1 :]
-                if e["type"] == "scored" and view["side_of"][e["seat"]] == mine
-            )
+            bonus = 0
+            for e in history[at + 1 :]:
+                if e["type"] == "scored" and view["side_of"][e["seat"]] == mine:
+                    bonus += e["points"]
+                elif e["type"] == "hand_over":
+                    bonus += e["result"]["points"][mine]
             assert reply["view"]["scores"][mine] == before + points + bonus
             settled = wait_for_me(page)
             expect(page.locator("#seats .seat.you .seat-score")).to_have_text(
