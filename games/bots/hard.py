@@ -17,7 +17,9 @@ Algorithm, per decision that needs thought:
    * the line without a stock (``block``) or with end-sum scoring
      (``all_fives``, ``fives_and_threes``): ``model_search``, hundreds of deals
      each played out on bit masks with every seat playing like ``medium`` from
-     its own view, weighted likewise;
+     its own view, weighted likewise, except ``hard``'s own next choice: every
+     play there is played out, and one is chosen per information set (the
+     deals that look alike to it then);
    * the other layouts (``cross``, ``grand_cross``, ``fives``, ``spider``):
      ``search`` below: build the full state with the engine's ``determinize``
      and for every candidate apply it and play the hand out with the greedy

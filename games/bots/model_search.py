@@ -4,16 +4,26 @@
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge; for every candidate, play it and let
-``ModelSolver`` play the rest of the hand to its end (``DEPTH`` 1: the playout
-starts at the next seat), on bit masks, not engine states, so that a decision
-plays hundreds of deals. In the playouts every seat plays as ``medium`` would
-from its own point of view (``line_model.line_score``): the tiles it cannot see
-are those neither in its hand nor on the table, and the next seat is known to
-lack the numbers it passed on (the passes before the decision, from the
-``Knowledge``, and those of the playout; a draw lifts them, as in
-``knowledge``). The value (``rollout.hand_value``) is the points made from the
-decision on, own side minus the others, in the scoring variants, and the hand
-won plus a hint of the margin in ``block``; it is averaged over the deals, each
+``ModelSolver`` play on from the next seat, on bit masks, not engine states, so
+that a decision plays hundreds of deals. In the playouts every seat plays as
+``medium`` would from its own point of view (``line_model.line_score``): the
+tiles it cannot see are those neither in its hand nor on the table, and the
+next seat is known to lack the numbers it passed on (the passes before the
+decision, from the ``Knowledge``, and those of the playout; a draw lifts them,
+as in ``knowledge``). The value (``rollout.hand_value``) is the points made
+from the decision on, own side minus the others, in the scoring variants, and
+the hand won plus a hint of the margin in ``block``.
+
+Two levels: the playout pauses when the searching seat is next to move with a
+choice (``ModelSolver.branch``), and each of its plays there is played out to
+the hand's end by the model. Its move there is not the model's: the deals that
+lead it to the same position (the same ends and the same hand: what it will
+see then) form one information set, and one move is chosen for the whole set,
+the best by the deals' weighted sum, cross-validated between the set's even and
+odd deals so that the noise of a few deals is not taken for an edge
+(``grouped_means``; a set of fewer than ``MIN_GROUP`` deals keeps the model's
+move). Choosing per deal instead would let the move see the deal's hidden tiles
+(strategy fusion). A candidate is worth the weighted mean over the deals, each
 deal weighted by how well it explains the opponents' earlier plays
 (``inference``, the same ``medium`` model, with its scoring terms where the
 variant scores).
@@ -28,9 +38,10 @@ added a little more. In ``block`` these playouts also beat ``line_search``'s
 alpha-beta (the opponents as perfect-information minimisers) at half its CPU
 time; a best response to the model (own seats searched four plies, others
 playing ``medium``) was worse, and in ``draw`` alpha-beta stays ahead
-(bench/RESULTS.md, fourth session).
+(bench/RESULTS.md, fourth session). The second level lifted All Fives from
+about +12% of ``medium``'s points to +13-14% (fifth session).
 
-The work is counted: one unit per playout step or search node plus
+The work is counted: one unit per playout step plus
 ``DEAL_COST`` per deal and ``WEIGH_COST`` per weighed deal, ``budget_ms *
 machine_speed`` times ``NODES_PER_MS_SCORING`` or ``NODES_PER_MS_BLOCK`` (block's
 playouts are cheaper) in all (see ``games.bots.hard``). A deal that alone
@@ -40,6 +51,7 @@ would take more than the allowance ends the search with the deals done so far
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -49,21 +61,27 @@ from games.bots.board import hand_mask, rules_of
 from games.bots.common import safety_deadline
 from games.bots.knowledge import knowledge_of
 from games.bots.line_model import line_score
-from games.bots.line_search import deal_masks, root_values, weighted_means
+from games.bots.line_search import deal_masks
 from games.bots.solver import OutOfNodes, Solver, tile_list
 from games.engine import Action
 from games.engine.options import Rules
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
+from games.engine.scoring import end_points
+from games.engine.state import DBL
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, tile_id
 
 NODES_PER_MS_SCORING = 250.0
 NODES_PER_MS_BLOCK = 450.0
 DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
-DEPTH = 1
+MIN_GROUP = 4  # deals of one information set before its own move is chosen
 WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
 WEIGH_COST = 10  # units charged per weighed deal
 MIN_DEALS = 8
 MAX_DEALS = 3_000
 CAP = 50_000  # units one deal may take at most (a small budget's floor)
+
+# One candidate on one deal: what the searching seat saw until its next choice,
+# the value of each of its plays there, and the index of the model's play.
+Branch = tuple[tuple[object, ...], list[float], int]
 
 
 class ModelSolver(Solver):
@@ -124,6 +142,133 @@ class ModelSolver(Solver):
                     best = (t, nv, nd, ov, od)
         return best
 
+    def branch(
+        self, me: int, t: int, nv: int, nd: bool, ov: int, od: bool, first: bool
+    ) -> Branch:
+        """``me`` plays ``t`` (taken out of its hand here), leaving the ends
+        ``nv``/``ov`` (``first``: it opened the line). The others play by the
+        model until ``me`` is to move again with a choice; then each of its
+        plays (in ``moves``'s order, the ends lowest first) is played out.
+        Returns the position ``me`` chooses in (the ends and its hand; empty
+        when the hand ended first), the value of each of those plays (one
+        value when there was no choice) and the index of the model's play."""
+        self.lacks = list(self.lacks0)
+        hands = self.hands
+        saved = list(hands)
+        hands[me] &= ~(1 << t)
+        if first:
+            made = end_points(self.scoring, nv + ov) if self.points else 0
+        else:
+            made = self.made(nv, nd, ov, od) if self.points else 0
+        mine = self.weight[self.side_of[me]]
+        try:
+            v = mine * made + self.settle(me, 0, nv, nd, ov, od, me)
+            if self.paused is None:
+                return (), [v], 0
+            si, a, da, b, db = self.paused
+            hand = hands[me]
+            pt, pnv, _, pov, pod = self.pick(me, si, hand, a, da, b, db)
+            if (a, da) > (b, db):  # one order of the ends for every deal
+                a, da, b, db = b, db, a, da
+            here, lacks = list(hands), self.lacks
+            moves = self.moves(hand, a, da, b, db)
+            self.nodes += 1 + len(moves)  # the model's pick and each move's set-up
+            vals: list[float] = []
+            dflt = 0
+            for _, t2, nv2, nd2, which in moves:
+                ov2, od2 = (b, db) if which == 0 else (a, da)
+                if (t2, nv2, ov2, od2) == (pt, pnv, pov, pod):
+                    dflt = len(vals)
+                self.lacks = list(lacks)
+                hands[me] = hand & ~(1 << t2)
+                c2 = self.made(nv2, nd2, ov2, od2) if self.points else 0
+                after = self.settle(me, si, nv2, nd2, ov2, od2, -1)
+                vals.append(v + mine * c2 + after)
+                hands[:] = here
+            return (a, da, b, db, hand), vals, dflt
+        finally:
+            hands[:] = saved
+
+    def settle(
+        self, seat: int, si: int, nv: int, nd: bool, ov: int, od: bool, stop: int
+    ) -> float:
+        """After ``seat``'s play: the hand's end if it went out or the line is
+        blocked, else the model's play from the next seat (pausing at
+        ``stop``'s next choice, see ``Solver.walk``)."""
+        self.paused = None
+        if not self.hands[seat]:
+            return self.final(seat)
+        if not self.drawable(si) and not self.union() & (NUM_MASK[nv] | NUM_MASK[ov]):
+            return self.final(-1)
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        return self.walk(nxt, si, nv, nd, ov, od, stop)
+
+
+def root_plays(
+    view: dict[str, Any], cands: list[Action]
+) -> list[tuple[int, int, bool, int, bool, bool]]:
+    """Each candidate as (tile, the end value it leaves and whether a double,
+    the other end and its flag, whether it opens the line)."""
+    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in view["public_state"]["ends"]]
+    out: list[tuple[int, int, bool, int, bool, bool]] = []
+    for a in cands:
+        assert a.tile is not None
+        t = tile_id(*a.tile)
+        d = IS_DOUBLE[t]
+        if not ends:
+            out.append((t, TILE_LO[t], d, TILE_HI[t], d, True))
+            continue
+        i = 0 if ends[0][0] == a.end else 1
+        ev = ends[i][1]
+        nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
+        _, ov, od = ends[1 - i]
+        out.append((t, nv, d, ov, od, False))
+    return out
+
+
+def grouped_means(
+    rows: list[tuple[float, list[Branch]]], n: int, min_group: int
+) -> list[float]:
+    """Each candidate's value over the deals, ``hard``'s next move chosen per
+    information set.
+
+    A row is one deal: its log-weight and, per candidate, a ``Branch``. Deals
+    whose branches saw the same things between the candidate and ``hard``'s next
+    choice are one information set: ``hard`` will choose there knowing only
+    that, so one move counts for all of them. It is the move with the best
+    weighted sum, chosen on the even-numbered deals of the set and scored on
+    the odd ones, and the other way round (cross-validation: the best of a few
+    noisy sums is an optimistic estimate; this one is not). A set of fewer than
+    ``min_group`` deals keeps the model's move."""
+    if not rows:
+        return [0.0] * n
+    top = max(lw for lw, _ in rows)
+    weights = [math.exp(lw - top) for lw, _ in rows]
+    total_w = sum(weights)
+    out: list[float] = []
+    for i in range(n):
+        sets: dict[tuple[object, int], tuple[list[int], list[list[float]], int]] = {}
+        for w, (_, branches) in zip(weights, rows, strict=True):
+            seen, vals, dflt = branches[i]
+            key = (seen, len(vals))
+            g = sets.get(key)
+            if g is None:
+                g = sets[key] = ([0], [[0.0] * len(vals), [0.0] * len(vals)], dflt)
+            half = g[1][g[0][0] & 1]
+            g[0][0] += 1
+            for j, v in enumerate(vals):
+                half[j] += w * v
+        value = 0.0
+        for (count,), (even, odd), dflt in sets.values():
+            if count < min_group:
+                value += even[dflt] + odd[dflt]
+                continue
+            pe = max(range(len(even)), key=lambda j: (even[j], j == dflt))
+            po = max(range(len(odd)), key=lambda j: (odd[j], j == dflt))
+            value += odd[pe] + even[po]
+        out.append(value / total_w)
+    return out
+
 
 def model_search(
     view: dict[str, Any],
@@ -145,7 +290,8 @@ def model_search(
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
     cache: dict[tuple[int, int], float] = {}
-    rows: list[tuple[float, list[float]]] = []
+    rows: list[tuple[float, list[Branch]]] = []
+    plays = root_plays(view, cands)
     used = 0
     while len(rows) < MAX_DEALS:
         hands, stock = deal_masks(k, rng, r.seats, seat, own)
@@ -155,7 +301,7 @@ def model_search(
             used += WEIGH_COST
         solver = ModelSolver(r, side, hands, stock, max(4 * budget, CAP), lacks)
         try:
-            rows.append((lw, root_values(solver, view, cands, seat, DEPTH)))
+            rows.append((lw, [solver.branch(seat, *play) for play in plays]))
         except OutOfNodes:  # one deal dearer than the whole allowance
             break
         used += solver.nodes + DEAL_COST
@@ -163,7 +309,7 @@ def model_search(
             break
         if time.perf_counter() > deadline:  # safety stop only
             break
-    return weighted_means(rows, len(cands))
+    return grouped_means(rows, len(cands), MIN_GROUP)
 
 
-__all__ = ["ModelSolver", "model_search"]
+__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search", "root_plays"]

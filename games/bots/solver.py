@@ -98,6 +98,7 @@ class Solver:
         other = -1.0 / max(1, r.n_sides - 1)
         self.weight = [1.0 if s == side else other for s in range(r.n_sides)]
         self.tt: dict[tuple[object, ...], tuple[int, float]] = {}
+        self.paused: tuple[int, int, bool, int, bool] | None = None  # ``walk``
 
     # ------------------------------------------------------------ helpers
 
@@ -330,50 +331,81 @@ class Solver:
         """Deterministic play by ``pick`` to the end of the hand, from ``seat``'s
         turn; the points made from here on (``final``'s units)."""
         saved = list(self.hands)
+        try:
+            return self.walk(seat, si, a, da, b, db)
+        finally:
+            self.hands[:] = saved
+
+    def walk(
+        self,
+        seat: int,
+        si: int,
+        a: int,
+        da: bool,
+        b: int,
+        db: bool,
+        stop: int = -1,
+    ) -> float:
+        """``playout``'s loop, leaving ``hands`` as the play left them.
+
+        With ``stop`` a seat, the walk pauses when that seat is to move with
+        more than one play: ``paused`` is then (stock pointer, ends) and the
+        points made so far are returned; otherwise ``paused`` is ``None`` and
+        the value includes the hand's end."""
         hands = self.hands
         n = self.seats
         total = 0.0
-        try:
-            while True:
-                self.nodes += 1
-                if self.nodes > self.cap:
-                    raise OutOfNodes
-                hand = hands[seat]
-                fit = NUM_MASK[a] | NUM_MASK[b]
-                nxt = seat + 1 if seat + 1 < n else 0
-                if not hand & fit:
-                    self.stuck(seat, si, fit)
-                    if not self.none and self.drawable(si):
-                        if self.one:
-                            hands[seat] = hand | 1 << self.stock[si]
+        self.paused = None
+        while True:
+            self.nodes += 1
+            if self.nodes > self.cap:
+                raise OutOfNodes
+            hand = hands[seat]
+            fit = NUM_MASK[a] | NUM_MASK[b]
+            nxt = seat + 1 if seat + 1 < n else 0
+            if not hand & fit:
+                self.stuck(seat, si, fit)
+                if not self.none and self.drawable(si):
+                    if self.one:
+                        hands[seat] = hand | 1 << self.stock[si]
+                        si += 1
+                    else:
+                        while not hand & fit and self.drawable(si):
+                            hand |= 1 << self.stock[si]
                             si += 1
-                        else:
-                            while not hand & fit and self.drawable(si):
-                                hand |= 1 << self.stock[si]
-                                si += 1
-                            hands[seat] = hand
-                    if not hands[seat] & fit or self.one:
-                        if not self.drawable(si) and not self.union() & fit:
-                            return total + self.final(-1)
-                        seat = nxt
-                        continue
-                    hand = hands[seat]
-                t, nv, nd, ov, od = self.pick(seat, si, hand, a, da, b, db)
-                hands[seat] = hand & ~(1 << t)
-                if self.points:
-                    p = self.made(nv, nd, ov, od)
-                    if p:
-                        total += self.weight[self.side_of[seat]] * p
-                if not hands[seat]:
-                    return total + self.final(seat)
-                if not self.drawable(si) and not self.union() & (
-                    NUM_MASK[nv] | NUM_MASK[ov]
-                ):
-                    return total + self.final(-1)
-                a, da, b, db = nv, nd, ov, od
-                seat = nxt
-        finally:
-            self.hands[:] = saved
+                        hands[seat] = hand
+                if not hands[seat] & fit or self.one:
+                    if not self.drawable(si) and not self.union() & fit:
+                        return total + self.final(-1)
+                    seat = nxt
+                    continue
+                hand = hands[seat]
+            if seat == stop and self.two_plays(hand, a, da, b, db):
+                self.paused = (si, a, da, b, db)
+                return total
+            t, nv, nd, ov, od = self.pick(seat, si, hand, a, da, b, db)
+            hands[seat] = hand & ~(1 << t)
+            if self.points:
+                p = self.made(nv, nd, ov, od)
+                if p:
+                    total += self.weight[self.side_of[seat]] * p
+            if not hands[seat]:
+                return total + self.final(seat)
+            if not self.drawable(si) and not self.union() & (
+                NUM_MASK[nv] | NUM_MASK[ov]
+            ):
+                return total + self.final(-1)
+            a, da, b, db = nv, nd, ov, od
+            seat = nxt
+
+    @staticmethod
+    def two_plays(hand: int, a: int, da: bool, b: int, db: bool) -> bool:
+        """Whether ``hand`` has more than one play on the ends ``a``/``b`` (a
+        tile that fits both ends is two plays, as in ``moves``)."""
+        n = (hand & NUM_MASK[a]).bit_count()
+        if n < 2 and (b != a or db != da):
+            n += (hand & NUM_MASK[b]).bit_count()
+        return n > 1
 
 
 __all__ = ["OutOfNodes", "Solver", "mask_pips", "tile_list"]

@@ -1,0 +1,174 @@
+"""``model_search``'s two levels: the playout pauses at the searching seat's
+next choice, every play there is played out, and one move is chosen per
+information set (the deals that look the same to that seat), cross-validated."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots.board import hand_mask
+from games.bots.hard import candidates
+from games.bots.knowledge import knowledge_of
+from games.bots.line_search import deal_masks, root_values
+from games.bots.model_search import ModelSolver, grouped_means, root_plays
+from games.bots.solver import Solver
+from games.engine import (
+    apply,
+    current_seat,
+    legal_actions,
+    new_match,
+    options_for,
+    view,
+)
+from games.engine.options import rules_for
+from games.engine.tiles import NUM_MASK, tile_id
+
+
+def _branch(key: object, vals: list[float], dflt: int = 0) -> tuple:
+    return ((key,), vals, dflt)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [("all_fives", 2), ("all_fives", 4), ("fives_and_threes", 3), ("block", 2)],
+)
+def test_the_models_move_at_the_pause_is_the_plain_playout(
+    variant: str, seats: int
+) -> None:
+    """On sampled deals of real positions, each candidate's branch, read at the
+    model's own move, is worth exactly the plain model playout (``root_values``
+    at depth 1), and the deal's hands are left as they were."""
+    o = options_for(variant, seats=seats)
+    r = rules_for(o)
+    branched = checked = 0
+    for seed in range(8):
+        s = new_match(o, seed)
+        rng = random.Random(seed)
+        while s.phase in ("play", "claim"):
+            seat = current_seat(s)
+            assert seat is not None
+            legal = legal_actions(s, seat)
+            v = view(s, seat)
+            cands = candidates(v, legal)
+            if len(cands) > 1 and all(a.type == "play" for a in cands):
+                k = knowledge_of(v)
+                lacks = [k.lacks(x) for x in range(seats)]
+                own = hand_mask(v)
+                hands, stock = deal_masks(k, rng, seats, seat, own)
+                side = r.side_of[seat]
+                plain = ModelSolver(r, side, list(hands), stock, 10**7, lacks)
+                want = root_values(plain, v, cands, seat, 1)
+                two = ModelSolver(r, side, list(hands), stock, 10**7, lacks)
+                got = [two.branch(seat, *p) for p in root_plays(v, cands)]
+                assert two.hands == hands
+                for w, (_, vals, dflt) in zip(want, got, strict=True):
+                    assert vals[dflt] == pytest.approx(w)
+                    branched += len(vals) > 1
+                checked += 1
+            s = apply(s, seat, rng.choice(legal))
+    assert checked > 20
+    assert branched > 10  # the searching seat had real choices to branch on
+
+
+def test_the_walk_pauses_at_the_next_choice_and_records_what_was_seen() -> None:
+    """Two seats, no stock: the other seat plays, then the walk pauses at the
+    stopping seat's turn when it has two plays, with the ends left then."""
+    r = rules_for(options_for("block", seats=2))
+    t01, t12, t13 = tile_id(0, 1), tile_id(1, 2), tile_id(1, 3)
+    t44, t55 = tile_id(4, 4), tile_id(5, 5)
+    # Line 0 ... 0 (ends 0/0); seat 1 holds 0-1 and plays it; seat 0 then
+    # holds 1-2 and 1-3 (two plays on the 1) besides two far doubles.
+    hands = [1 << t12 | 1 << t13 | 1 << t44, 1 << t01 | 1 << t55]
+    solver = Solver(r, 0, hands, (), 10_000)
+    assert solver.walk(1, 0, 0, False, 0, False, 0) == 0.0  # nothing scored yet
+    assert solver.paused == (0, 1, False, 0, False)
+    assert solver.hands[1] == 1 << t55  # the walk leaves the hands as played
+    # Without a stop the same walk runs to the hand's end.
+    solver = Solver(r, 0, list(hands), (), 10_000)
+    solver.walk(1, 0, 0, False, 0, False)
+    assert solver.paused is None
+
+
+def test_the_walk_passes_through_a_pass_and_a_single_play() -> None:
+    """A seat without a play passes (block); a turn of the stopping seat with
+    one play only is played by the model: the walk pauses at a real choice."""
+    r = rules_for(options_for("block", seats=2))
+    t12, t13, t55, t66 = tile_id(1, 2), tile_id(1, 3), tile_id(5, 5), tile_id(6, 6)
+    hands = [1 << t12 | 1 << t13, 1 << t55 | 1 << t66]
+    solver = Solver(r, 0, list(hands), (), 10_000)
+    solver.walk(1, 0, 1, False, 0, False, 0)
+    assert solver.paused == (0, 1, False, 0, False)
+    assert solver.hands == hands
+    # Seat 0 holds one play at each turn (1-2 on the 1, then 2-6 on the 2):
+    # seat 1 passes throughout and seat 0 goes out without a pause.
+    t26 = tile_id(2, 6)
+    solver = Solver(r, 0, [1 << t12 | 1 << t26, 1 << t55], (), 10_000)
+    assert solver.walk(1, 0, 1, False, 0, False, 0) > 1.0  # seat 0's side won
+    assert solver.paused is None
+    assert solver.hands[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("hand", "ends", "two"),
+    [
+        ((1, 2), (1, 0), False),  # one tile, one end
+        ((1, 2), (1, 2), True),  # one tile on either end: two lines
+        ((1, 1), (1, 1), False),  # both ends alike: one play
+        ((1, 2, 1, 3), (1, 5), True),
+        ((2, 3, 4, 5), (1, 6), False),  # no play at all
+    ],
+)
+def test_two_plays(hand: tuple[int, ...], ends: tuple[int, int], two: bool) -> None:
+    mask = 0
+    for i in range(0, len(hand), 2):
+        mask |= 1 << tile_id(hand[i], hand[i + 1])
+    a, b = ends
+    assert Solver.two_plays(mask, a, False, b, False) is two
+    assert bool(mask & (NUM_MASK[a] | NUM_MASK[b])) or not two
+
+
+def test_grouped_means_without_choices_is_the_weighted_mean() -> None:
+    """Single-valued branches: the deals' weighted mean per candidate."""
+    rows = [
+        (0.0, [_branch(1, [4.0]), _branch(1, [1.0])]),
+        (0.0, [_branch(2, [2.0]), _branch(1, [3.0])]),
+        (-1e9, [_branch(3, [100.0]), _branch(1, [100.0])]),  # weight ~0
+    ]
+    assert grouped_means(rows, 2, 2) == pytest.approx([3.0, 2.0])
+
+
+def test_a_move_that_wins_in_both_halves_is_taken() -> None:
+    """One information set of four deals where the second move is better on
+    every deal: the set is worth that move's sum, not the model's."""
+    rows = [(0.0, [_branch("s", [0.0, 1.0 + i], 0)]) for i in range(4)]
+    assert grouped_means(rows, 1, 4) == pytest.approx([(1 + 2 + 3 + 4) / 4])
+    # With fewer deals than the minimum the model's move is kept.
+    assert grouped_means(rows, 1, 5) == pytest.approx([0.0])
+
+
+def test_noise_is_not_taken_for_an_edge() -> None:
+    """A move better on the even deals only and worse on the odd ones: chosen
+    on one half, scored on the other, it is worth less than the best of the
+    two sums (which the plain maximum would claim)."""
+    vals = [[0.0, 5.0], [0.0, -5.0], [0.0, 5.0], [0.0, -5.0]]
+    rows = [(0.0, [_branch("s", v, 0)]) for v in vals]
+    got = grouped_means(rows, 1, 2)[0]
+    assert got == pytest.approx((-5.0 - 5.0) / 4)  # chosen on evens, lost on odds
+    assert got < 0.0  # the plain max would have said 0 (the model) or more
+
+
+def test_information_sets_are_kept_apart() -> None:
+    """Deals that saw different things are chosen for separately."""
+    rows = [
+        (0.0, [_branch("x", [0.0, 2.0])]),
+        (0.0, [_branch("x", [0.0, 2.0])]),
+        (0.0, [_branch("y", [3.0, 0.0])]),
+        (0.0, [_branch("y", [3.0, 0.0])]),
+    ]
+    assert grouped_means(rows, 1, 2) == pytest.approx([(2 + 2 + 3 + 3) / 4])
+
+
+def test_grouped_means_of_no_deals() -> None:
+    assert grouped_means([], 3, 4) == [0.0, 0.0, 0.0]
