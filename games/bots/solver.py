@@ -23,7 +23,9 @@ that margin. Seats of the searching side maximise it, the others minimise it
 Depth: the search is exact when it reaches the end of the hand; with ``depth``
 turns left it evaluates the position by a deterministic playout: ``pick`` is the
 ``rollout`` policy without its random moves, and a subclass may play another
-(``model_search.ModelSolver``). A transposition table keyed by
+(``model_search.ModelSolver``). The playout's loop (``walk``) can also stop
+where a given seat next has a choice, for a search that decides that move
+itself (``ModelSolver.branch``). A transposition table keyed by
 (hands, seat, stock pointer, ends, depth) stores alpha-beta bounds. Every node
 and playout step counts one unit; past ``cap`` units ``OutOfNodes`` is raised, so
 the work is bounded and deterministic.
