@@ -28,7 +28,10 @@ eight measurements ~70 ms). The calibration machine's p95 at speed 1 was
 112) and ``REFERENCE_MS`` = 0.27 x 70 = 19 (bench/RESULTS.md, fourth session). On this
 kind of shared virtual machine the figure moves by +-20% from one measurement
 to the next, and the machine's pace by more over an hour; an operator who wants
-a steady figure sets ``BOT_MACHINE_SPEED``.
+a steady figure sets ``BOT_MACHINE_SPEED``. Since the fifth session the All
+Fives search plays two levels (``model_search``), which costs more CPU per
+counted unit: the same machine reads ~10% lower, and the counted work drops
+with it, so a decision's CPU time stays where it was.
 """
 
 from __future__ import annotations
