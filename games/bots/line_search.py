@@ -106,6 +106,28 @@ def gated_means(rows: list[tuple[float, list[float]]], n: int, z: float) -> list
     return out
 
 
+def root_plays(
+    view: dict[str, Any], cands: list[Action]
+) -> list[tuple[int, int, bool, int, bool, bool]]:
+    """Each candidate as (tile, the end value it leaves and whether a double,
+    the other end and its flag, whether it opens the line)."""
+    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in view["public_state"]["ends"]]
+    out: list[tuple[int, int, bool, int, bool, bool]] = []
+    for a in cands:
+        assert a.tile is not None
+        t = tile_id(*a.tile)
+        d = IS_DOUBLE[t]
+        if not ends:
+            out.append((t, TILE_LO[t], d, TILE_HI[t], d, True))
+            continue
+        i = 0 if ends[0][0] == a.end else 1
+        ev = ends[i][1]
+        nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
+        _, ov, od = ends[1 - i]
+        out.append((t, nv, d, ov, od, False))
+    return out
+
+
 def root_values(
     solver: Solver,
     view: dict[str, Any],
@@ -114,39 +136,28 @@ def root_values(
     depth: int,
 ) -> list[float]:
     """Exact (or depth-limited) value of each candidate play on one deal."""
-    ps = view["public_state"]
-    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in ps["ends"]]
     hands = solver.hands
     own = hands[seat]
     nxt = seat + 1 if seat + 1 < solver.seats else 0
     inf = 1e18
     out: list[float] = []
-    for a in cands:
-        assert a.tile is not None
-        t = tile_id(*a.tile)
+    for t, nv, nd, ov, od, first in root_plays(view, cands):
         hands[seat] = own & ~(1 << t)
         try:
-            if not ends:
-                lo, hi, d = TILE_LO[t], TILE_HI[t], IS_DOUBLE[t]
+            if first:
                 c = 0.0
                 if solver.points:
-                    c = solver.weight[solver.side] * end_points(solver.scoring, lo + hi)
+                    c = solver.weight[solver.side] * end_points(solver.scoring, nv + ov)
                 if not hands[seat]:
                     v = c + solver.final(seat)
                 elif not solver.drawable(0) and not solver.union() & (
-                    NUM_MASK[lo] | NUM_MASK[hi]
+                    NUM_MASK[nv] | NUM_MASK[ov]
                 ):
                     v = c + solver.final(-1)
                 else:
-                    v = c + solver.node(nxt, 0, lo, d, hi, d, depth - 1, -inf, inf)
+                    v = c + solver.node(nxt, 0, nv, nd, ov, od, depth - 1, -inf, inf)
             else:
-                i = 0 if ends[0][0] == a.end else 1
-                ev = ends[i][1]
-                nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
-                _, ov, od = ends[1 - i]
-                v = solver.after_play(
-                    seat, 0, t, nv, IS_DOUBLE[t], ov, od, depth, -inf, inf
-                )
+                v = solver.after_play(seat, 0, t, nv, nd, ov, od, depth, -inf, inf)
         finally:
             hands[seat] = own
         out.append(v)
@@ -262,4 +273,4 @@ def line_search(
     return weighted_means(results, len(cands))
 
 
-__all__ = ["deal_masks", "line_search", "root_values"]
+__all__ = ["deal_masks", "line_search", "root_plays", "root_values"]

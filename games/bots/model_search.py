@@ -63,13 +63,12 @@ from games.bots.board import hand_mask, rules_of
 from games.bots.common import safety_deadline
 from games.bots.knowledge import knowledge_of
 from games.bots.line_model import line_score
-from games.bots.line_search import deal_masks
+from games.bots.line_search import deal_masks, root_plays
 from games.bots.solver import OutOfNodes, Solver, tile_list
 from games.engine import Action
 from games.engine.options import Rules
 from games.engine.scoring import end_points
-from games.engine.state import DBL
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, tile_id
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 
 NODES_PER_MS_SCORING = 250.0
 NODES_PER_MS_BLOCK = 450.0
@@ -81,8 +80,9 @@ MIN_DEALS = 8
 MAX_DEALS = 3_000
 CAP = 50_000  # units one deal may take at most (a small budget's floor)
 
-# One candidate on one deal: what the searching seat saw until its next choice,
-# the value of each of its plays there, and the index of the model's play.
+# One candidate on one deal: the position of the searching seat's next choice
+# (empty if none), the value of each of its plays there, and the index of the
+# model's play.
 Branch = tuple[tuple[object, ...], list[float], int]
 
 
@@ -206,28 +206,6 @@ class ModelSolver(Solver):
         return self.walk(nxt, si, nv, nd, ov, od, stop)
 
 
-def root_plays(
-    view: dict[str, Any], cands: list[Action]
-) -> list[tuple[int, int, bool, int, bool, bool]]:
-    """Each candidate as (tile, the end value it leaves and whether a double,
-    the other end and its flag, whether it opens the line)."""
-    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in view["public_state"]["ends"]]
-    out: list[tuple[int, int, bool, int, bool, bool]] = []
-    for a in cands:
-        assert a.tile is not None
-        t = tile_id(*a.tile)
-        d = IS_DOUBLE[t]
-        if not ends:
-            out.append((t, TILE_LO[t], d, TILE_HI[t], d, True))
-            continue
-        i = 0 if ends[0][0] == a.end else 1
-        ev = ends[i][1]
-        nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
-        _, ov, od = ends[1 - i]
-        out.append((t, nv, d, ov, od, False))
-    return out
-
-
 def grouped_means(
     rows: list[tuple[float, list[Branch]]], n: int, min_group: int
 ) -> list[float]:
@@ -235,9 +213,9 @@ def grouped_means(
     information set.
 
     A row is one deal: its log-weight and, per candidate, a ``Branch``. Deals
-    whose branches saw the same things between the candidate and ``hard``'s next
-    choice are one information set: ``hard`` will choose there knowing only
-    that, so one move counts for all of them. It is the move with the best
+    whose branches reach ``hard``'s next choice in the same position are one
+    information set: ``hard`` will choose there knowing only that, so one move
+    counts for all of them. It is the move with the best
     weighted sum, chosen on the even-numbered deals of the set and scored on
     the odd ones, and the other way round (cross-validation: the best of a few
     noisy sums is an optimistic estimate; this one is not). A set of fewer than
@@ -314,4 +292,4 @@ def model_search(
     return grouped_means(rows, len(cands), MIN_GROUP)
 
 
-__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search", "root_plays"]
+__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search"]

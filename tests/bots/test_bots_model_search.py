@@ -11,8 +11,8 @@ import pytest
 from games.bots.board import hand_mask
 from games.bots.hard import candidates
 from games.bots.knowledge import knowledge_of
-from games.bots.line_search import deal_masks, root_values
-from games.bots.model_search import ModelSolver, grouped_means, root_plays
+from games.bots.line_search import deal_masks, root_plays, root_values
+from games.bots.model_search import ModelSolver, grouped_means
 from games.bots.solver import Solver
 from games.engine import (
     apply,
