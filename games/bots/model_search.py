@@ -56,6 +56,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from games.bots import inference
@@ -206,6 +207,29 @@ class ModelSolver(Solver):
         return self.walk(nxt, si, nv, nd, ov, od, stop)
 
 
+@dataclass(slots=True)
+class _InfoSet:
+    """The deals of one candidate that reach one position: how many, the
+    weighted sums of each move's values on the even and the odd ones, and the
+    model's move."""
+
+    count: int
+    even: list[float]
+    odd: list[float]
+    model: int
+
+    def value(self, min_group: int) -> float:
+        """The set's weighted sum under the move chosen for it (see
+        ``grouped_means``)."""
+        even, odd = self.even, self.odd
+        if self.count < min_group:
+            return even[self.model] + odd[self.model]
+        ties = self.model
+        pe = max(range(len(even)), key=lambda j: (even[j], j == ties))
+        po = max(range(len(odd)), key=lambda j: (odd[j], j == ties))
+        return odd[pe] + even[po]
+
+
 def grouped_means(
     rows: list[tuple[float, list[Branch]]], n: int, min_group: int
 ) -> list[float]:
@@ -215,11 +239,11 @@ def grouped_means(
     A row is one deal: its log-weight and, per candidate, a ``Branch``. Deals
     whose branches reach ``hard``'s next choice in the same position are one
     information set: ``hard`` will choose there knowing only that, so one move
-    counts for all of them. It is the move with the best
-    weighted sum, chosen on the even-numbered deals of the set and scored on
-    the odd ones, and the other way round (cross-validation: the best of a few
-    noisy sums is an optimistic estimate; this one is not). A set of fewer than
-    ``min_group`` deals keeps the model's move."""
+    counts for all of them. It is the move with the best weighted sum, chosen
+    on the even-numbered deals of the set and scored on the odd ones, and the
+    other way round (cross-validation: the best of a few noisy sums is an
+    optimistic estimate; this one is not). A set of fewer than ``min_group``
+    deals keeps the model's move (ties go to it too)."""
     if not rows:
         return [0.0] * n
     top = max(lw for lw, _ in rows)
@@ -227,26 +251,18 @@ def grouped_means(
     total_w = sum(weights)
     out: list[float] = []
     for i in range(n):
-        sets: dict[tuple[object, int], tuple[list[int], list[list[float]], int]] = {}
+        sets: dict[tuple[object, ...], _InfoSet] = {}
         for w, (_, branches) in zip(weights, rows, strict=True):
-            seen, vals, dflt = branches[i]
-            key = (seen, len(vals))
-            g = sets.get(key)
+            position, vals, model = branches[i]
+            g = sets.get(position)
             if g is None:
-                g = sets[key] = ([0], [[0.0] * len(vals), [0.0] * len(vals)], dflt)
-            half = g[1][g[0][0] & 1]
-            g[0][0] += 1
+                k = len(vals)
+                g = sets[position] = _InfoSet(0, [0.0] * k, [0.0] * k, model)
+            half = g.odd if g.count & 1 else g.even
+            g.count += 1
             for j, v in enumerate(vals):
                 half[j] += w * v
-        value = 0.0
-        for (count,), (even, odd), dflt in sets.values():
-            if count < min_group:
-                value += even[dflt] + odd[dflt]
-                continue
-            pe = max(range(len(even)), key=lambda j: (even[j], j == dflt))
-            po = max(range(len(odd)), key=lambda j: (odd[j], j == dflt))
-            value += odd[pe] + even[po]
-        out.append(value / total_w)
+        out.append(sum(g.value(min_group) for g in sets.values()) / total_w)
     return out
 
 
