@@ -65,7 +65,7 @@ from games.bots.common import safety_deadline
 from games.bots.knowledge import knowledge_of
 from games.bots.line_model import line_score
 from games.bots.line_search import deal_masks, root_plays
-from games.bots.solver import OutOfNodes, Solver, tile_list
+from games.bots.solver import OutOfNodes, Solver
 from games.engine import Action
 from games.engine.options import Rules
 from games.engine.scoring import end_points
@@ -123,6 +123,19 @@ class ModelSolver(Solver):
     def pick(
         self, seat: int, si: int, hand: int, a: int, da: bool, b: int, db: bool
     ) -> tuple[int, int, bool, int, bool]:
+        on_a = hand & NUM_MASK[a]
+        on_b = 0 if b == a and db == da else hand & NUM_MASK[b]
+        if not (on_a & (on_a - 1) or on_b & (on_b - 1) or on_a and on_b):
+            # forced: one tile, on the one end it fits (no need to score it)
+            t = (on_a or on_b).bit_length() - 1
+            v, ov, od = (a, b, db) if on_a else (b, a, da)
+            return (
+                t,
+                TILE_HI[t] if TILE_LO[t] == v else TILE_LO[t],
+                IS_DOUBLE[t],
+                ov,
+                od,
+            )
         nxt = seat + 1 if seat + 1 < self.seats else 0
         table = self.left[si]
         for h in self.hands:
@@ -132,14 +145,14 @@ class ModelSolver(Solver):
         scoring = self.scoring if self.points else None
         best_v = -1e18
         best = (0, 0, False, 0, False)
-        for side_i, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
-            if side_i == 1 and b == a and db == da:
-                break
-            for t in tile_list(hand & NUM_MASK[v]):
+        for v, ov, od, m in ((a, b, db, on_a), (b, a, da, on_b)):
+            while m:
+                low = m & -m
+                m ^= low
+                t = low.bit_length() - 1
                 nv = TILE_HI[t] if TILE_LO[t] == v else TILE_LO[t]
                 nd = IS_DOUBLE[t]
-                rest = hand & ~(1 << t)
-                val = line_score(t, nv, nd, ov, od, rest, may, sign, scoring)
+                val = line_score(t, nv, nd, ov, od, hand ^ low, may, sign, scoring)
                 if val > best_v:
                     best_v = val
                     best = (t, nv, nd, ov, od)
