@@ -94,6 +94,8 @@ class Solver:
         self.reserve = r.reserve
         self.hands = hands
         self.stock = stock
+        # the stock pointers below which a draw is allowed (``drawable``)
+        self.draw_end = 0 if self.none else len(stock) - r.reserve
         self.cap = cap
         self.nodes = 0
         self.horizon = False
@@ -105,7 +107,7 @@ class Solver:
     # ------------------------------------------------------------ helpers
 
     def drawable(self, si: int) -> bool:
-        return not self.none and len(self.stock) - si > self.reserve
+        return si < self.draw_end
 
     def union(self) -> int:
         u = 0
@@ -356,6 +358,7 @@ class Solver:
         the value includes the hand's end."""
         hands = self.hands
         n = self.seats
+        draw_end = self.draw_end
         total = 0.0
         self.paused = None
         while True:
@@ -367,17 +370,17 @@ class Solver:
             nxt = seat + 1 if seat + 1 < n else 0
             if not hand & fit:
                 self.stuck(seat, si, fit)
-                if not self.none and self.drawable(si):
+                if si < draw_end:
                     if self.one:
                         hands[seat] = hand | 1 << self.stock[si]
                         si += 1
                     else:
-                        while not hand & fit and self.drawable(si):
+                        while not hand & fit and si < draw_end:
                             hand |= 1 << self.stock[si]
                             si += 1
                         hands[seat] = hand
                 if not hands[seat] & fit or self.one:
-                    if not self.drawable(si) and not self.union() & fit:
+                    if si >= draw_end and not self.union() & fit:
                         return total + self.final(-1)
                     seat = nxt
                     continue
@@ -386,17 +389,20 @@ class Solver:
                 self.paused = (si, a, da, b, db)
                 return total
             t, nv, nd, ov, od = self.pick(seat, si, hand, a, da, b, db)
-            hands[seat] = hand & ~(1 << t)
+            hand ^= 1 << t
+            hands[seat] = hand
             if self.points:
                 p = self.made(nv, nd, ov, od)
                 if p:
                     total += self.weight[self.side_of[seat]] * p
-            if not hands[seat]:
+            if not hand:
                 return total + self.final(seat)
-            if not self.drawable(si) and not self.union() & (
-                NUM_MASK[nv] | NUM_MASK[ov]
-            ):
-                return total + self.final(-1)
+            if si >= draw_end:
+                held = 0
+                for h in hands:
+                    held |= h
+                if not held & (NUM_MASK[nv] | NUM_MASK[ov]):
+                    return total + self.final(-1)
             a, da, b, db = nv, nd, ov, od
             seat = nxt
 
