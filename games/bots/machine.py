@@ -39,9 +39,12 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from games.bots import line_search as line_search_module
+from games.bots import model_search as model_search_module
 from games.bots.line_search import line_search
 from games.bots.medium import ranked_plays
 from games.bots.model_search import model_search
@@ -56,16 +59,20 @@ from games.engine import (
 )
 
 REFERENCE_MS = 19.0
-WORK_MS = 20.0  # the budget of each workload search, at machine speed 1
+Search = Callable[[dict[str, Any], list[Action], random.Random, float], list[float]]
 MIN_SPEED = 0.1
 MAX_SPEED = 4.0
+# The counted units of each variant's search in the workload: what 20 ms bought
+# at machine speed 1 when the workload was set (the rates of the fifth session).
+WORK_UNITS = {"block": 9_000, "all_fives": 5_000, "draw": 5_000}
 
 
 @cache
 def _positions() -> tuple[tuple[dict[str, Any], tuple[Action, ...], str], ...]:
-    """Fixed mid-hand positions with several candidate plays: block, All Fives."""
+    """Fixed mid-hand positions with several candidate plays, one per variant of
+    ``WORK_UNITS``."""
     out = []
-    for variant in ("block", "all_fives"):
+    for variant in WORK_UNITS:
         state = new_match(options_for(variant, seats=2), 7)
         plays = 0
         while True:
@@ -82,12 +89,23 @@ def _positions() -> tuple[tuple[dict[str, Any], tuple[Action, ...], str], ...]:
     return tuple(out)
 
 
+def _search(variant: str) -> tuple[Search, float]:
+    """The search ``hard`` runs in ``variant`` (``hard.HardBot.decide``) and its
+    counted units per ms of budget at machine speed 1."""
+    if variant == "draw":
+        return line_search, line_search_module.NODES_PER_MS_STOCK
+    if variant == "block":
+        return model_search, model_search_module.NODES_PER_MS_BLOCK
+    return model_search, model_search_module.NODES_PER_MS_SCORING
+
+
 def workload() -> None:
-    """The counted work ``measure_speed`` times: ``WORK_MS`` of block search and
-    ``WORK_MS`` of All Fives search, at machine speed 1."""
+    """The counted work ``measure_speed`` times: ``WORK_UNITS`` of each
+    variant's search. The units are fixed, not the budget, so a change of a
+    search's rate changes ``hard``'s work and not this measure of the machine."""
     for v, cands, variant in _positions():
-        search = line_search if variant == "block" else model_search
-        search(v, list(cands), random.Random(1), WORK_MS)
+        search, rate = _search(variant)
+        search(v, list(cands), random.Random(1), WORK_UNITS[variant] / rate)
 
 
 def measure_speed(repeats: int = 5) -> float:

@@ -157,3 +157,46 @@ def test_measure_speed_on_this_machine() -> None:
     s = machine.measure_speed(1)
     assert machine.MIN_SPEED <= s <= machine.MAX_SPEED
     assert s == round(s, 2)
+
+
+def _record_workload(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, float]]:
+    """Run the workload with its searches replaced by recorders: (variant,
+    search, budget ms) per call."""
+    calls: list[tuple[str, str, float]] = []
+
+    def recorder(name: str) -> Callable[..., list[float]]:
+        def search(
+            v: dict[str, Any], cands: list[Any], rng: Any, ms: float
+        ) -> list[float]:
+            calls.append((v["public_state"]["options"]["variant"], name, ms))
+            return [0.0] * len(cands)
+
+        return search
+
+    monkeypatch.setattr(machine, "model_search", recorder("model_search"))
+    monkeypatch.setattr(machine, "line_search", recorder("line_search"))
+    machine.workload()
+    return calls
+
+
+def test_the_workload_runs_hards_own_search_for_fixed_units(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rates = {
+        "block": lambda: model_search.NODES_PER_MS_BLOCK,
+        "all_fives": lambda: model_search.NODES_PER_MS_SCORING,
+        "draw": lambda: line_search.NODES_PER_MS_STOCK,
+    }
+    calls = _record_workload(monkeypatch)
+    assert {v for v, _, _ in calls} == set(machine.WORK_UNITS) == set(rates)
+    for variant, name, ms in calls:
+        # the search ``hard`` dispatches to in that variant
+        assert name == ("line_search" if variant == "draw" else "model_search")
+        assert ms * rates[variant]() == pytest.approx(machine.WORK_UNITS[variant])
+    # a faster rate buys hard more work, not the workload
+    monkeypatch.setattr(model_search, "NODES_PER_MS_BLOCK", 900.0)
+    monkeypatch.setattr(line_search, "NODES_PER_MS_STOCK", 500.0)
+    again = _record_workload(monkeypatch)
+    for (variant, _, ms), (_, _, ms2) in zip(calls, again, strict=True):
+        factor = 2.0 if variant in ("block", "draw") else 1.0
+        assert ms2 == pytest.approx(ms / factor)
