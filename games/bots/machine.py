@@ -12,26 +12,33 @@ calibration machine); one that wants the budget kept measures it once with
 ``measure_speed`` and keeps it for the life of the process (the platform's
 ``BOT_MACHINE_SPEED=auto``).
 
-``measure_speed`` times a fixed piece of ``hard``'s own work (the block and the
-All Fives search of two fixed positions: a known number of counted units) in the
-calling thread's CPU time, so other threads and processes do not inflate it. It
-returns ``REFERENCE_MS`` divided by the median of ``repeats`` timed runs (after
-one untimed run that fills the caches), rounded to two decimals and kept within
-``[MIN_SPEED, MAX_SPEED]``.
+``measure_speed`` times a fixed piece of ``hard``'s own work: the search
+``hard`` runs in block, All Fives and draw (``model_search``, ``model_search``,
+``line_search``), each on one fixed position for a fixed number of counted
+units (``WORK_UNITS``; the units, not the budget, are fixed, so a change of a
+search's rate changes ``hard``'s work and not this measure). It is timed in
+the calling thread's CPU time, so other threads and processes do not inflate
+it. It returns ``REFERENCE_MS`` divided by the median of ``repeats`` timed runs
+(after one untimed run that fills the caches), rounded to two decimals and kept
+within ``[MIN_SPEED, MAX_SPEED]``.
 
-``REFERENCE_MS`` is the workload's CPU time on the calibration machine. That
-machine is not at hand, so the figure was derived on a slower one by running
-the two side by side: while ``hard`` played block at a fixed machine speed of
-0.25 with a decision CPU p95 of 112 ms, the workload took 64-84 ms (median of
-eight measurements ~70 ms). The calibration machine's p95 at speed 1 was
-121-132 ms, so the slower machine ran at ~0.27 of its speed (0.25 x 121 /
-112) and ``REFERENCE_MS`` = 0.27 x 70 = 19 (bench/RESULTS.md, fourth session). On this
-kind of shared virtual machine the figure moves by +-20% from one measurement
-to the next, and the machine's pace by more over an hour; an operator who wants
-a steady figure sets ``BOT_MACHINE_SPEED``. Since the fifth session the All
-Fives search plays two levels (``model_search``), which costs more CPU per
-counted unit: the same machine reads ~10% lower, and the counted work drops
-with it, so a decision's CPU time stays where it was.
+``REFERENCE_MS`` is the workload's CPU time on the calibration machine, the one
+on which ``hard``'s block decisions (the dearest of the three) have a CPU p95
+of ~120 ms at speed 1. That machine is not at hand; the figure is derived on
+slower ones. Fourth session: ``hard`` played block at a fixed speed of 0.25
+with a CPU p95 of 112 ms, so that machine ran at ~0.27 of the calibration
+machine's speed, and the workload of then took ~70 ms there: 0.27 x 70 = 19.
+Sixth session: the workload became the searches ``hard`` runs (block's had
+been ``line_search``, which ``hard`` no longer uses there; that let a machine
+read ~40% too fast for block: a p95 of 199 ms at ``auto``), and the searches
+became ~20-40% cheaper per unit. Block at a fixed speed of 0.3 had a CPU p95 of
+118 ms under the tournament's load, and 76 ms at ``auto``, where the new
+workload read 0.19 with the old figure: the machine runs at ~0.3 of the
+calibration machine's speed, and its readings put the workload at 83-100 ms
+(~88 typical), so ``REFERENCE_MS`` = 0.3 x 88 = 26 (bench/RESULTS.md, sixth
+session). On this kind of shared virtual machine the figure moves by +-20%
+from one measurement to the next, and the machine's pace by more over an hour;
+an operator who wants a steady figure sets ``BOT_MACHINE_SPEED``.
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ from games.engine import (
     view,
 )
 
-REFERENCE_MS = 19.0
+REFERENCE_MS = 26.0
 Search = Callable[[dict[str, Any], list[Action], random.Random, float], list[float]]
 MIN_SPEED = 0.1
 MAX_SPEED = 4.0
@@ -108,7 +115,7 @@ def workload() -> None:
         search(v, list(cands), random.Random(1), WORK_UNITS[variant] / rate)
 
 
-def measure_speed(repeats: int = 5) -> float:
+def measure_speed(repeats: int = 9) -> float:
     """This machine's speed against the calibration machine (see above)."""
     workload()  # fills the caches; not timed
     runs = []
