@@ -33,11 +33,13 @@ been ``line_search``, which ``hard`` no longer uses there; that let a machine
 read ~40% too fast for block: a p95 of 199 ms at ``auto``), and the searches
 became ~20-40% cheaper per unit. Block at a fixed speed of 0.3 had a CPU p95 of
 118 ms under the tournament's load, and 76 ms at ``auto``, where the new
-workload read 0.19 with the old figure: the machine runs at ~0.3 of the
-calibration machine's speed, and its readings put the workload at 83-100 ms
-(~88 typical), so ``REFERENCE_MS`` = 0.3 x 88 = 26 (bench/RESULTS.md, sixth
-session). On this kind of shared virtual machine the figure moves by +-20%
-from one measurement to the next, and the machine's pace by more over an hour;
+workload read 0.19 with the old figure. Block's CPU p95 per unit of speed
+held at 380-400 ms over runs at 0.19, 0.3 and 0.42, while the workload's
+readings of the same machine ranged over 62-100 ms. So ``REFERENCE_MS`` = 22:
+the fastest reading seen (62 ms) gives a speed of 0.35 and a block p95 of ~140
+ms, a typical one (~85 ms) 0.26 and ~100 ms (at 26, a reading of 62 ms gave a
+p95 of 161 ms; bench/RESULTS.md, sixth session). On this kind of shared
+virtual machine the figure moves by +-25% from one measurement to the next;
 an operator who wants a steady figure sets ``BOT_MACHINE_SPEED``.
 """
 
@@ -65,7 +67,7 @@ from games.engine import (
     view,
 )
 
-REFERENCE_MS = 26.0
+REFERENCE_MS = 22.0
 Search = Callable[[dict[str, Any], list[Action], random.Random, float], list[float]]
 MIN_SPEED = 0.1
 MAX_SPEED = 4.0

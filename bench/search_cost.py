@@ -1,0 +1,96 @@
+"""The CPU cost of ``hard``'s line searches: fixed positions, fixed work.
+
+The positions are every decision with two or more plays in twelve hands of
+each variant, played by ``medium`` (deals 900-911). Each is searched by the
+search ``hard`` runs there (``model_search`` in block and All Fives,
+``line_search`` in draw) at the default budget and a fixed machine speed, so
+the counted work is the same from run to run and from machine to machine: the
+CPU time per decision measures what a counted unit costs. A digest of the values
+shows whether a change of code kept the search's results (same digest: same
+values on every position).
+
+Usage::
+
+    .venv/bin/python bench/search_cost.py                  # 3 runs, speed 0.3
+    .venv/bin/python bench/search_cost.py --runs 5 --speed 1.0 --only block
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots.line_search import line_search  # noqa: E402
+from games.bots.medium import ranked_plays  # noqa: E402
+from games.bots.model_search import model_search  # noqa: E402
+from games.engine import (  # noqa: E402
+    Action,
+    apply,
+    current_seat,
+    legal_actions,
+    new_match,
+    options_for,
+    view,
+)
+
+SEARCHES = {"block": model_search, "all_fives": model_search, "draw": line_search}
+MAX_CANDIDATES = 10  # as ``hard.MAX_CANDIDATES``
+Position = tuple[dict[str, Any], list[Action]]
+
+
+def positions(variant: str, games: int = 12) -> list[Position]:
+    """Every decision with two or more plays in ``games`` hands played by medium."""
+    out = []
+    for g in range(games):
+        s = new_match(options_for(variant, seats=2), 900 + g)
+        while s.phase in ("play", "claim", "close"):
+            seat = current_seat(s)
+            assert seat is not None
+            legal = legal_actions(s, seat)
+            v = view(s, seat)
+            ranked = ranked_plays(v, legal)
+            if len(ranked) >= 2:
+                out.append((v, ranked[:MAX_CANDIDATES]))
+            s = apply(s, seat, ranked[0] if ranked else legal[0])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--speed", type=float, default=0.3, help="fixed machine speed")
+    ap.add_argument("--budget-ms", type=float, default=150.0)
+    ap.add_argument("--only", nargs="*", choices=sorted(SEARCHES), default=None)
+    args = ap.parse_args(argv)
+    print(f"speed {args.speed}, budget {args.budget_ms} ms, {args.runs} runs")
+    print("| variant | positions | CPU ms per decision median | runs (s) | digest |")
+    print("|---|---|---|---|---|")
+    for variant in args.only or SEARCHES:
+        search = SEARCHES[variant]
+        ps = positions(variant)
+        times = []
+        values: list[list[float]] = []
+        for _ in range(max(1, args.runs)):
+            c0 = time.thread_time()
+            values = [
+                search(v, cands, random.Random(i), args.budget_ms, args.speed)
+                for i, (v, cands) in enumerate(ps)
+            ]
+            times.append(time.thread_time() - c0)
+        digest = hashlib.sha256(repr(values).encode()).hexdigest()[:12]
+        per = 1000 * statistics.median(times) / len(ps)
+        runs = " ".join(f"{t:.2f}" for t in times)
+        print(f"| {variant} | {len(ps)} | {per:.1f} | {runs} | {digest} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
