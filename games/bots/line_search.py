@@ -2,7 +2,8 @@
 (``draw``, ``catalan``): perfect-information Monte Carlo with alpha-beta on every
 deal. It handles ``block`` too (``NODES_PER_MS``), but ``hard`` plays block by
 ``model_search``, which measured stronger there (bench/RESULTS.md); block's
-alpha-beta stays as the machine-speed workload (``machine``) and for its tests.
+alpha-beta stays for its tests (the machine-speed workload, ``machine``, runs
+``model_search`` on block since the sixth session).
 Also here: ``weighted_means`` and ``gated_means``, shared by every search.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
