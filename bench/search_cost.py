@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots.line_search import line_search  # noqa: E402
+from games.bots.hard import MAX_CANDIDATES  # noqa: E402
+from games.bots.machine import WORK_UNITS, search_for  # noqa: E402
 from games.bots.medium import ranked_plays  # noqa: E402
-from games.bots.model_search import model_search  # noqa: E402
 from games.engine import (  # noqa: E402
     Action,
     apply,
@@ -41,8 +41,6 @@ from games.engine import (  # noqa: E402
     view,
 )
 
-SEARCHES = {"block": model_search, "all_fives": model_search, "draw": line_search}
-MAX_CANDIDATES = 10  # as ``hard.MAX_CANDIDATES``
 Position = tuple[dict[str, Any], list[Action]]
 
 
@@ -68,13 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--speed", type=float, default=0.3, help="fixed machine speed")
     ap.add_argument("--budget-ms", type=float, default=150.0)
-    ap.add_argument("--only", nargs="*", choices=sorted(SEARCHES), default=None)
+    ap.add_argument("--only", nargs="*", choices=sorted(WORK_UNITS), default=None)
     args = ap.parse_args(argv)
     print(f"speed {args.speed}, budget {args.budget_ms} ms, {args.runs} runs")
     print("| variant | positions | CPU ms per decision median | runs (s) | digest |")
     print("|---|---|---|---|---|")
-    for variant in args.only or SEARCHES:
-        search = SEARCHES[variant]
+    for variant in args.only or WORK_UNITS:
+        search, _ = search_for(variant)
         ps = positions(variant)
         times = []
         values: list[list[float]] = []

@@ -98,7 +98,7 @@ def _positions() -> tuple[tuple[dict[str, Any], tuple[Action, ...], str], ...]:
     return tuple(out)
 
 
-def _search(variant: str) -> tuple[Search, float]:
+def search_for(variant: str) -> tuple[Search, float]:
     """The search ``hard`` runs in ``variant`` (``hard.HardBot.decide``) and its
     counted units per ms of budget at machine speed 1."""
     if variant == "draw":
@@ -113,7 +113,7 @@ def workload() -> None:
     variant's search. The units are fixed, not the budget, so a change of a
     search's rate changes ``hard``'s work and not this measure of the machine."""
     for v, cands, variant in _positions():
-        search, rate = _search(variant)
+        search, rate = search_for(variant)
         search(v, list(cands), random.Random(1), WORK_UNITS[variant] / rate)
 
 
@@ -129,4 +129,11 @@ def measure_speed(repeats: int = 9) -> float:
     return round(min(MAX_SPEED, max(MIN_SPEED, REFERENCE_MS / ms)), 2)
 
 
-__all__ = ["MAX_SPEED", "MIN_SPEED", "REFERENCE_MS", "measure_speed", "workload"]
+__all__ = [
+    "MAX_SPEED",
+    "MIN_SPEED",
+    "REFERENCE_MS",
+    "measure_speed",
+    "search_for",
+    "workload",
+]
