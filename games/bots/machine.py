@@ -35,13 +35,13 @@ became cheaper per unit (All Fives ~30%, block ~10%, draw ~6%). Block at a
 fixed speed of 0.3 had a CPU p95 of 118 ms under the tournament's load, and 76
 ms at ``auto``, where the new workload read 0.19 with the old figure. Block's
 CPU p95 per unit of speed held at 380-400 ms over runs at 0.19, 0.3 and 0.42,
-while the workload's
-readings of the same machine ranged over 62-100 ms. So ``REFERENCE_MS`` = 22:
-the fastest reading seen (62 ms) gives a speed of 0.35 and a block p95 of ~140
-ms, a typical one (~85 ms) 0.26 and ~100 ms (at 26, a reading of 62 ms gave a
-p95 of 161 ms; bench/RESULTS.md, sixth session). On this kind of shared
-virtual machine the figure moves by +-25% from one measurement to the next;
-an operator who wants a steady figure sets ``BOT_MACHINE_SPEED``.
+while the workload's readings of the same machine ranged over 62-100 ms. So
+``REFERENCE_MS`` = 22: the fastest reading seen (62 ms) gives a speed of 0.35
+and a block p95 of ~140 ms, a typical one (~85 ms) 0.26 and ~100 ms (at 26, a
+reading of 62 ms gave a p95 of 161 ms; bench/RESULTS.md, sixth session). On
+this kind of shared virtual machine the figure moves by +-25% from one
+measurement to the next; an operator who wants a steady figure sets
+``BOT_MACHINE_SPEED``.
 """
 
 from __future__ import annotations
