@@ -45,8 +45,13 @@ playing ``medium``) was worse, and in ``draw`` alpha-beta stays ahead
 
 The work is counted: one unit per playout step plus
 ``DEAL_COST`` per deal and ``WEIGH_COST`` per weighed deal, ``budget_ms *
-machine_speed`` times ``NODES_PER_MS_SCORING`` or ``NODES_PER_MS_BLOCK`` (block's
-playouts are cheaper) in all (see ``games.bots.hard``). A deal that alone
+machine_speed`` times ``nodes_per_ms`` in all (see ``games.bots.hard``). The
+rates are calibrated per kind of playout so that the CPU time per decision
+stays within the budget (bench/RESULTS.md, seventh session): in the scoring
+variants a unit costs more with more seats. All Fives with two
+seats measured stronger with more units (+12% of ``medium``'s points at a
+machine speed of 0.65 x 250 units per ms, +15% at 0.65 x 500); its rate
+was doubled when its playouts became ~27% cheaper. A deal that alone
 would take more than the allowance ends the search with the deals done so far
 (none: every candidate values 0 and ``medium``'s favourite is played).
 """
@@ -71,7 +76,8 @@ from games.engine.options import Rules
 from games.engine.scoring import end_points
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 
-NODES_PER_MS_SCORING = 250.0
+NODES_PER_MS_SCORING = 500.0  # all_fives, fives_and_threes: two seats
+NODES_PER_MS_SCORING_MANY = 375.0  # the same with three or four: dearer units
 NODES_PER_MS_BLOCK = 450.0
 DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
 MIN_GROUP = 4  # deals of one information set before its own move is chosen
@@ -80,6 +86,14 @@ WEIGH_COST = 10  # units charged per weighed deal
 MIN_DEALS = 8
 MAX_DEALS = 3_000
 CAP = 50_000  # units one deal may take at most (a small budget's floor)
+
+
+def nodes_per_ms(r: Rules) -> float:
+    """The units one ms of budget buys at machine speed 1 under these rules."""
+    if r.end_scoring:
+        return NODES_PER_MS_SCORING if r.seats == 2 else NODES_PER_MS_SCORING_MANY
+    return NODES_PER_MS_BLOCK
+
 
 # One candidate on one deal: the position of the searching seat's next choice
 # (empty if none), the value of each of its plays there, and the index of the
@@ -294,8 +308,7 @@ def model_search(
     side = r.side_of[seat]
     own = hand_mask(view)
     lacks = [k.lacks(s) for s in range(r.seats)]
-    per_ms = NODES_PER_MS_SCORING if r.end_scoring else NODES_PER_MS_BLOCK
-    budget = int(budget_ms * machine_speed * per_ms)
+    budget = int(budget_ms * machine_speed * nodes_per_ms(r))
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
     cache: dict[tuple[int, int], float] = {}
@@ -321,4 +334,4 @@ def model_search(
     return grouped_means(rows, len(cands), MIN_GROUP)
 
 
-__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search"]
+__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search", "nodes_per_ms"]

@@ -33,9 +33,11 @@ the work is bounded and deterministic.
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.engine.options import Rules
 from games.engine.scoring import end_points, round5
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
+from games.engine.tiles import IS_DOUBLE, MAX_PIPS, NUM_MASK, PIPS, TILE_HI, TILE_LO
 from games.engine.variants import STOCK_NONE, STOCK_ONE
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -60,6 +62,13 @@ def mask_pips(mask: int) -> int:
         if len(_PIPS_CACHE) < 200_000:
             _PIPS_CACHE[mask] = p
     return p
+
+
+@cache
+def end_sum_table(scoring: str) -> tuple[int, ...]:
+    """``end_points`` of every end-sum a line can show, by the sum (two ends,
+    a double end counting both halves: 0 to 4 x ``MAX_PIPS``)."""
+    return tuple(end_points(scoring, x) for x in range(4 * MAX_PIPS + 1))
 
 
 def tile_list(mask: int) -> list[int]:
@@ -89,6 +98,7 @@ class Solver:
         self.side = side
         self.points = r.end_scoring
         self.scoring = r.scoring
+        self.sum_points = end_sum_table(r.scoring) if r.end_scoring else ()
         self.none = r.stock == STOCK_NONE
         self.one = r.stock == STOCK_ONE
         self.reserve = r.reserve
@@ -145,7 +155,7 @@ class Solver:
 
     def made(self, a: int, da: bool, b: int, db: bool) -> int:
         """End-sum points of a line whose ends are ``a`` and ``b``."""
-        return end_points(self.scoring, (a + a if da else a) + (b + b if db else b))
+        return self.sum_points[(a + a if da else a) + (b + b if db else b)]
 
     def moves(
         self, hand: int, a: int, da: bool, b: int, db: bool

@@ -23,7 +23,7 @@ from games.engine import (
     view,
 )
 from games.engine.options import rules_for
-from games.engine.tiles import NUM_MASK, tile_id
+from games.engine.tiles import NUM_MASK, PAIRS, tile_id
 
 
 def _branch(key: object, vals: list[float], dflt: int = 0) -> tuple:
@@ -172,3 +172,50 @@ def test_information_sets_are_kept_apart() -> None:
 
 def test_grouped_means_of_no_deals() -> None:
     assert grouped_means([], 3, 4) == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("scoring", ["all_fives", "fives_and_threes"])
+def test_the_threat_tables_give_the_computed_threat(scoring: str) -> None:
+    """``line_model.threat`` looks the points up in tables; they equal the
+    end-sum of every play of every tile, computed by the engine's scoring."""
+    from games.bots.line_model import threat
+    from games.engine.scoring import end_points
+
+    def worth(v: int, d: bool) -> int:
+        return v + v if d else v
+
+    rng = random.Random(5)
+    for set_max in (6, 9, 12):
+        tiles = [tile_id(a, b) for b in range(set_max + 1) for a in range(b + 1)]
+        for _ in range(300):
+            nv, ov = rng.randint(0, set_max), rng.randint(0, set_max)
+            nd, od = rng.random() < 0.3, rng.random() < 0.3
+            mask = 0
+            for t in rng.sample(tiles, rng.randint(0, 12)):
+                mask |= 1 << t
+            want = 0
+            for v, keep in ((nv, worth(ov, od)), (ov, worth(nv, nd))):
+                for t in tiles:
+                    if mask >> t & 1 and NUM_MASK[v] >> t & 1:
+                        lo, hi = PAIRS[t]
+                        x = hi if lo == v else lo
+                        want = max(want, end_points(scoring, worth(x, lo == hi) + keep))
+            assert threat(scoring, nv, nd, ov, od, mask) == want
+
+
+def test_the_rate_follows_the_playouts_cost() -> None:
+    """Scoring playouts with three or four seats cost more per unit: they get
+    the lower rate; two-seat scoring and block their own."""
+    from games.bots import model_search as ms
+
+    def rate(variant: str, seats: int) -> float:
+        return ms.nodes_per_ms(rules_for(options_for(variant, seats=seats)))
+
+    assert rate("all_fives", 2) == rate("fives_and_threes", 2)
+    assert rate("all_fives", 2) == ms.NODES_PER_MS_SCORING
+    for seats in (3, 4):
+        assert rate("all_fives", seats) == ms.NODES_PER_MS_SCORING_MANY
+        assert rate("fives_and_threes", seats) == ms.NODES_PER_MS_SCORING_MANY
+    assert ms.NODES_PER_MS_SCORING_MANY < ms.NODES_PER_MS_SCORING
+    for seats in (2, 3, 4):
+        assert rate("block", seats) == ms.NODES_PER_MS_BLOCK
