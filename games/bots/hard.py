@@ -42,7 +42,7 @@ once.
 Determinism and the time budget: the amount of work is counted, not timed:
 search nodes, playout steps and weighed deals (``budget_ms * machine_speed``
 times ``line_search.NODES_PER_MS_STOCK`` / ``NODES_PER_MS_CATALAN``,
-``model_search.NODES_PER_MS_SCORING`` / ``NODES_PER_MS_BLOCK``), engine steps in
+``model_search.nodes_per_ms``), engine steps in
 ``search`` (``STEPS_PER_MS``, ``STEPS_PER_MS_GRAND_CROSS``), all calibrated on
 one machine (the calibration machine) so that a decision's CPU-time p95 stays under its
 budget there (measured by ``bench/bot_tournament.py``, see bench/RESULTS.md).

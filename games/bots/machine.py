@@ -41,7 +41,8 @@ and a block p95 of ~140 ms, a typical one (~85 ms) 0.26 and ~100 ms (at 26, a
 reading of 62 ms gave a p95 of 161 ms; bench/RESULTS.md, sixth session). Seventh
 session: the scoring playouts became ~27% cheaper per unit (look-up tables)
 and ``WORK_UNITS`` rose by the workload's own speed-up (above), so the reading
-of a machine did not move; All Fives' rate was doubled instead. On
+of a machine did not move; the two-seat scoring rate was doubled instead
+(``model_search.nodes_per_ms``). On
 this kind of shared virtual machine the figure moves by +-25% from one
 measurement to the next; an operator who wants a steady figure sets
 ``BOT_MACHINE_SPEED``.

@@ -50,8 +50,9 @@ rates are calibrated per kind of playout so that the CPU time per decision
 stays within the budget (bench/RESULTS.md, seventh session): in the scoring
 variants a unit costs more with more seats. All Fives with two
 seats measured stronger with more units (+12% of ``medium``'s points at a
-machine speed of 0.65 x 250 units per ms, +15% at 0.65 x 500); its rate
-was doubled when its playouts became ~27% cheaper. A deal that alone
+machine speed of 0.65 x 250 units per ms, +14.4% and +15.3% in two runs at
+0.64-0.65 x 500); its rate was doubled when its playouts became ~27%
+cheaper. A deal that alone
 would take more than the allowance ends the search with the deals done so far
 (none: every candidate values 0 and ``medium``'s favourite is played).
 """
