@@ -36,7 +36,7 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -47,6 +47,7 @@ from games.bots import LEVELS, bot_for  # noqa: E402
 from games.bots.machine import measure_speed  # noqa: E402
 from games.engine import (  # noqa: E402
     Options,
+    State,
     apply,
     current_seat,
     legal_actions,
@@ -99,8 +100,10 @@ def play_hand(
     budget_ms: float,
     tally: Tally,
     machine_speed: float = 1.0,
+    before: Callable[[State], None] | None = None,
 ) -> None:
-    """Play hand 1 of the deal ``seed`` with ``seats[i]``'s level in seat i."""
+    """Play hand 1 of the deal ``seed`` with ``seats[i]``'s level in seat i
+    (``before``: called with the state before every decision; diagnostics)."""
     r = rules_for(options)
     bots = [
         bot_for(lv, budget_ms=budget_ms, machine_speed=machine_speed) for lv in seats
@@ -117,6 +120,8 @@ def play_hand(
             if not legal:
                 continue
             v = view(s, seat)
+            if before is not None:
+                before(s)
             rng = random.Random(f"{seed}:{seats[0]}:{seq}")
             seq += 1
             t0 = time.perf_counter()

@@ -6,8 +6,9 @@ Usage::
         [--first-seed 100000] [--machine-speed 0.3] [--workers 2]
 
 A diagnostic, not a bot: ``hard`` against ``medium`` with two seats, mirrored
-deals as in ``bot_tournament.py``, where ``hard``'s ``model_search`` (block, All
-Fives, Fives and Threes) samples, instead of deals consistent with its view,
+deals played by ``bot_tournament.play_hand``, where ``hard``'s ``model_search``
+(block, All Fives, Fives and Threes) samples, instead of deals consistent with
+its view,
 
 * ``deal``: the true deal, the opponent's hand and the stock's order;
 * ``hands``: the opponent's true hand, with the stock in a random order;
@@ -33,19 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bot_tournament import Tally  # noqa: E402
-from games.bots import bot_for  # noqa: E402
+from bench.bot_tournament import Tally, play_hand  # noqa: E402
 from games.bots import model_search as model_search_module  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
-from games.engine import (  # noqa: E402
-    State,
-    apply,
-    current_seat,
-    legal_actions,
-    new_match,
-    options_for,
-    view,
-)
+from games.engine import State, options_for  # noqa: E402
 from games.engine.options import rules_for  # noqa: E402
 from games.engine.variants import LINE, STOCK_NONE  # noqa: E402
 
@@ -71,6 +63,7 @@ def _told(know: str) -> Callable[[Knowledge, random.Random, int, int, int], Mask
 
 
 def run(args: tuple[str, tuple[int, ...], float, str]) -> Tally:
+    """Play every deal of a batch twice (seats swapped), ``hard`` told ``know``."""
     variant, seeds, speed, know = args
     if know != "none":
         setattr(model_search_module, "deal_masks", _told(know))  # noqa: B010
@@ -78,41 +71,12 @@ def run(args: tuple[str, tuple[int, ...], float, str]) -> Tally:
     tally = Tally("hard", "medium")
     for seed in seeds:
         for levels in (["hard", "medium"], ["medium", "hard"]):
-            bots = [bot_for(lv, machine_speed=speed) for lv in levels]
-            s = new_match(options, seed)
-            start = s.scores
-            seq = 0
-            while s.phase in ("play", "claim"):
-                turn = current_seat(s)
-                assert turn is not None
-                for seat in [1 - turn, turn]:
-                    legal = legal_actions(s, seat)
-                    if not legal:
-                        continue
-                    _truth[:] = [s]
-                    rng = random.Random(f"{seed}:{levels[0]}:{seq}")
-                    seq += 1
-                    a = bots[seat].choose(view(s, seat), legal, rng)
-                    if a is None:
-                        continue
-                    s = apply(s, seat, a)
-                    break
-            gains = [x - y for x, y in zip(s.scores, start, strict=True)]
-            h = levels.index("hard")
-            tally.points["hard"] = tally.points.get("hard", 0) + gains[h]
-            tally.points["medium"] = tally.points.get("medium", 0) + gains[1 - h]
-            tally.hands += 1
-            if rules_for(options).end_scoring:
-                win = 1.0 if gains[h] > gains[1 - h] else 0.0
-                if gains[h] == gains[1 - h]:
-                    win = 0.5
-            else:
-                w = s.last_winner
-                win = 0.5 if w is None or w < 0 else 1.0 if w == h else 0.0
-            if win == 0.5:
-                tally.ties += 1
-            tally.wins += win
+            play_hand(options, seed, levels, 150.0, tally, speed, before=_see)
     return tally
+
+
+def _see(s: State) -> None:
+    _truth[:] = [s]
 
 
 def main(argv: list[str] | None = None) -> int:
