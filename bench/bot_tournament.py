@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python bench/bot_tournament.py VARIANT --hands N [--pairs hard:medium]
         [--seats 2] [--set 6] [--partnership] [--budget-ms 150] [--workers 2]
-        [--machine-speed auto]
+        [--machine-speed auto] [--first-seed 0]
 
 Each deal (hand 1 of ``new_match(options, seed)``) is played twice with the
 levels' seats swapped, so both levels hold the same tiles once: N hands per
@@ -202,10 +202,12 @@ def jobs(
     batch: int,
     budget: float,
     machine_speed: float,
+    first_seed: int = 0,
 ) -> Iterator[Job]:
+    end = first_seed + deals
     for a, b in pairs:
-        for lo in range(0, deals, batch):
-            seeds = tuple(range(lo, min(deals, lo + batch)))
+        for lo in range(first_seed, end, batch):
+            seeds = tuple(range(lo, min(end, lo + batch)))
             yield Job(options, a, b, seeds, budget, machine_speed)
 
 
@@ -238,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--batch", type=int, default=10, help="deals per job")
     ap.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="the first deal's seed (the deals are first-seed, first-seed + 1, ...)",
+    )
+    ap.add_argument(
         "--machine-speed",
         type=machine_speed_arg,
         default=None,
@@ -259,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     how = "fixed"
     if speed is None:
         speed, how = measure_speed(), "measured"
-    todo = list(jobs(options, pairs, deals, args.batch, args.budget_ms, speed))  # type: ignore[arg-type]
+    todo = list(
+        jobs(options, pairs, deals, args.batch, args.budget_ms, speed, args.first_seed)  # type: ignore[arg-type]
+    )
     totals = {(a, b): Tally(a, b) for a, b in pairs}
     worker_rss = 0
     t0 = time.time()
@@ -267,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.variant} seats={args.seats} set={options.set_max} "
         f"partnership={options.partnership} hands/pairing={2 * deals} "
         f"budget={args.budget_ms:g} ms machine speed={speed:g} ({how}) "
-        f"workers={args.workers}",
+        f"workers={args.workers} first seed={args.first_seed}",
         flush=True,
     )
     with Pool(args.workers) as pool:
