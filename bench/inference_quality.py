@@ -90,7 +90,7 @@ def quality(pos: list[Position], samples: int, full: int) -> tuple[float, float,
         own = hand_mask(v)
         events = inference.play_events(v)
         rng = random.Random(i)
-        cache: dict[tuple[int, int], float] = {}
+        cache = inference.TermCache()
         logs: list[float] = []
         hands: list[int] = []
         for _ in range(samples):

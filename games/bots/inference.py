@@ -8,35 +8,51 @@ proportional to ``exp(BETA * play_score(p))``, where ``play_score`` is
 ``medium``'s one-move score (``games.bots.medium.play_score``) computed from
 *that seat's* point of view at that moment: its hand, the tiles it could not
 see then (everything not in its hand and not on the table), and what the next
-seat's passes and draws had shown by then. ``option_scores`` computes that
-score from bit masks (``line_model``) for the line layouts, checked against
-``medium`` by the tests. Each sampled deal gets the likelihood of the plays
-actually seen, and ``hard`` averages its search values with these weights
-(importance weighting; ``BETA = 0`` turns it off). The hand a seat held at a
-past play is its sampled hand plus the tiles it played since, exact once the
-seat has stopped drawing, so only plays after a seat's last draw count; the
-opening (forced or free) is left out. In the scoring variants (``all_fives``,
-``fives_and_threes``) the score includes ``medium``'s points and "do not set up
-the next seat" terms, so the ends are told apart by value *and* by being a
-double (a double end counts both halves). The terms depend on the deal only
-through that seat's hand at the event, so they are cached per (event, hand)
-within a decision: late in the hand many deals share them.
+seat's passes and draws, and a forced opening, had shown by then (not what the
+seat's own deal told it where the opening is free: see ``knowledge``).
+``option_scores`` computes that score from bit masks (``line_model``) for the
+line layouts, checked against ``medium`` by the tests. Each sampled deal gets
+the likelihood of the plays actually seen, and ``hard`` averages its search
+values with these weights (importance weighting; ``BETA = 0`` turns it off).
+
+The hand a seat held at a past play is its sampled hand plus the tiles it
+played since, less the tiles it drew since (``Event.draws`` of them). Which
+tiles those were is partly known: a tile it holds now (or played since) that
+fitted the board at one of those draws was not in its hand then, so it was
+drawn later (``Event.later``, ``Event.drawn``); the rest of the draws are
+spread evenly over the other tiles, and the play's probability is averaged over
+those hands (up to ``MAX_PASTS`` of them). In All Fives this reads twice as
+many plays as reading only those after a seat's last draw, and puts more
+weight on the opponent's true tiles (bench/RESULTS.md, eighth session). The
+opening (forced or free) is left out.
+
+In the scoring variants (``all_fives``, ``fives_and_threes``) the score
+includes ``medium``'s points and "do not set up the next seat" terms, so the
+ends are told apart by value *and* by being a double (a double end counts both
+halves). The terms depend on the deal only through that seat's hand now, so
+they are cached per (event, hand) within a decision: late in the hand many
+deals share them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from games.bots.board import rules_of
+from games.bots.knowledge import undealt
 from games.bots.line_model import line_score
 from games.engine.layout import attach, open_layout, playable_ends
 from games.engine.state import CLOSED, DBL, End
-from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, bits
 
 BETA = 3.0
+MAX_PASTS = 16  # hands averaged at most per past play followed by draws
+IMPOSSIBLE = -30.0  # log-probability of a play the deal cannot explain
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +69,15 @@ class Event:
     since: int  # tiles the seat played from this play on (this one included)
     dbls: tuple[bool, ...]  # each of ``ends`` is a double (end-sum scoring only)
     scoring: str | None  # the end-sum scoring, if the variant has one
+    draws: int = 0  # tiles the seat drew after this play
+    later: int = 0  # tiles fitting the board at one of those draws
+    drawn: int = 0  # tiles of ``since`` surely drawn after this play
 
 
-def play_events(view: dict[str, Any]) -> list[Event]:
+def play_events(view: dict[str, Any], past_draws: bool = True) -> list[Event]:
     """The other seats' informative plays of the hand so far (line layouts;
-    none elsewhere)."""
+    none elsewhere); with ``past_draws`` false, only those after the seat's last
+    draw."""
     r = rules_of(view)
     if BETA == 0 or r.layout != "line":
         return []
@@ -69,14 +89,20 @@ def play_events(view: dict[str, Any]) -> list[Event]:
     table = 0
     limits: list[list[list[int]]] = [[] for _ in range(n)]
     raw: list[tuple[int, Event]] = []  # log index, event (``since`` unset)
-    last_draw = [-1] * n
+    draws: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # index, fitting
     plays: list[tuple[int, int, int]] = []  # index, seat, tile
-    for idx, e in enumerate(view["public_state"]["log"]):
+    log = view["public_state"]["log"]
+    for idx, e in enumerate(log):
         kind = e[0]
         if kind == "play":
             s, t = e[1], e[2]
             if not ends:
                 ends, spinner = open_layout(r.layout, t)
+                started = log[0][0] == "start"
+                none_of = undealt(r, log[0][1], t) if started else 0
+                if none_of:
+                    for seat_limits in limits:
+                        seat_limits.append([none_of, 0])
             else:
                 i = next(k for k, x in enumerate(ends) if x[0] == e[3])
                 if s != seat:
@@ -125,18 +151,27 @@ def play_events(view: dict[str, Any]) -> list[Event]:
                 m |= NUM_MASK[x[1]]
             limits[s].append([m, 0])
             if kind == "draw":
-                last_draw[s] = idx
+                draws[s].append((idx, m))
                 for lim in limits[s]:
                     lim[1] += 1
     out: list[Event] = []
     for idx, ev in raw:
-        if idx < last_draw[ev.seat]:
+        after = [(d, m) for d, m in draws[ev.seat] if d > idx]
+        if after and not past_draws:
             continue
-        since = 0
+        since = drawn = later = 0
+        for _, m in after:
+            later |= m
         for j, s2, t2 in plays:
             if j >= idx and s2 == ev.seat:
                 since |= 1 << t2
-        out.append(dataclasses.replace(ev, since=since))
+                if any(idx < d < j and m >> t2 & 1 for d, m in after):
+                    drawn |= 1 << t2
+        out.append(
+            dataclasses.replace(
+                ev, since=since, draws=len(after), later=later, drawn=drawn
+            )
+        )
     return out
 
 
@@ -176,25 +211,74 @@ def event_term(ev: Event, hand: int, full: int) -> float:
     return BETA * (mine - top) - math.log(z)
 
 
+def past_hands(ev: Event, now: int) -> list[int]:
+    """The hands the seat may have held at ``ev`` if it holds ``now`` (each as
+    likely; a sample of ``MAX_PASTS`` of them if there are more; none if the
+    deal contradicts the draws)."""
+    hand = now | ev.since
+    if not ev.draws:
+        return [hand]
+    forced = (now & ev.later) | ev.drawn
+    need = ev.draws - forced.bit_count()
+    free = list(bits(hand & ~forced & ~(1 << ev.tile)))
+    if need < 0 or need > len(free):
+        return []
+    base = hand & ~forced
+    if math.comb(len(free), need) <= MAX_PASTS:
+        picks = list(itertools.combinations(free, need))
+    else:
+        rng = random.Random(hand << 7 | ev.seat)
+        picks = [tuple(rng.sample(free, need)) for _ in range(MAX_PASTS)]
+    out = []
+    for pick in picks:
+        h = base
+        for t in pick:
+            h &= ~(1 << t)
+        out.append(h)
+    return out
+
+
+def past_term(ev: Event, now: int, full: int) -> tuple[float, int]:
+    """Log-probability of ``ev``'s play if the seat holds ``now``, averaged over
+    its ``past_hands``, and the number of hands scored."""
+    hands = past_hands(ev, now)
+    if not hands:
+        return IMPOSSIBLE, 0
+    if len(hands) == 1:
+        return event_term(ev, hands[0], full), 1
+    terms = [event_term(ev, h, full) for h in hands]
+    top = max(terms)
+    mean = sum(math.exp(x - top) for x in terms) / len(terms)
+    return top + math.log(mean), len(terms)
+
+
+class TermCache(dict[tuple[int, int], float]):
+    """``log_likelihood``'s terms per (event, hand now), and how many hands
+    were scored to fill it (the work to charge)."""
+
+    scored: int = 0
+
+
 def log_likelihood(
     events: list[Event],
     hands: list[int],
     full: int,
-    cache: dict[tuple[int, int], float] | None = None,
+    cache: TermCache | None = None,
 ) -> float:
     """Log-probability of the seen plays if the seats held ``hands`` now
     (``full``: the set's mask; ``cache`` keeps the terms per (event, hand))."""
     total = 0.0
     for j, ev in enumerate(events):
-        hand = hands[ev.seat] | ev.since
+        now = hands[ev.seat]
         if cache is None:
-            total += event_term(ev, hand, full)
+            total += past_term(ev, now, full)[0]
             continue
-        key = (j, hand)
+        key = (j, now)
         term = cache.get(key)
         if term is None:
-            term = event_term(ev, hand, full)
+            term, scored = past_term(ev, now, full)
             cache[key] = term
+            cache.scored += scored
         total += term
     return total
 
@@ -202,8 +286,11 @@ def log_likelihood(
 __all__ = [
     "BETA",
     "Event",
+    "TermCache",
     "event_term",
     "log_likelihood",
     "option_scores",
+    "past_hands",
+    "past_term",
     "play_events",
 ]

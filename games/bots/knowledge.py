@@ -9,6 +9,17 @@ in the mask lowers it by one (that tile must have been a drawn one). This is
 exact for every stock rule: in draw-until-playable variants the final drawn tile
 is the one played, so the knowledge survives the draws, while the engine's own
 ``public_info`` conservatively forgets it at every draw.
+
+The opening tells about the deal too (``opening_limits``). Where the rules
+force the opening tile (the highest double, Spider's lowest, the heaviest tile
+when nobody holds a double), the tiles the rule would have preferred were dealt
+to nobody: every other seat starts with the limit ``(those tiles, 0)``, which
+its draws then loosen like any other. Where the holder of the highest double
+opens with any tile (All Fives, Fives and Threes), the viewer compares with its
+own highest double at the deal: if it opened, no other seat was dealt a higher
+double (a limit again); if another seat opened, that seat was dealt a higher
+double, and as a dealt tile stays in the hand until played, it still holds one
+unless it has played one (``musts``: at least one of these tiles).
 """
 
 from __future__ import annotations
@@ -18,7 +29,16 @@ from typing import Any
 
 from games.bots.board import rules_of
 from games.engine.layout import attach, ends_mask, open_layout
+from games.engine.options import Rules
 from games.engine.state import CLOSED, End
+from games.engine.tiles import DOUBLES_MASK, PIPS, TILE_HI, bits
+from games.engine.variants import (
+    HEAVIEST,
+    HIGHEST_DOUBLE,
+    HIGHEST_DOUBLE_ANY,
+    LOWEST_DOUBLE,
+    WINNER,
+)
 
 Limit = tuple[int, int]
 
@@ -32,6 +52,11 @@ class Knowledge:
     counts: tuple[int, ...]  # tiles per seat
     stock_count: int
     limits: tuple[tuple[Limit, ...], ...]  # per seat; empty for the viewer
+    musts: tuple[int, ...] = ()  # per seat: holds at least one of these (0: no rule)
+
+    def must(self, seat: int) -> int:
+        """Tiles (mask) of which ``seat`` surely holds at least one (0: none)."""
+        return self.musts[seat] if self.musts else 0
 
     def lacks(self, seat: int) -> int:
         """Tiles (mask) ``seat`` surely does not hold."""
@@ -42,20 +67,87 @@ class Knowledge:
         return out & self.unseen
 
 
-def knowledge_of(view: dict[str, Any]) -> Knowledge:
-    """Read the view's public log into a ``Knowledge``."""
+def _doubles_above(r: Rules, top: int) -> int:
+    """The set's doubles higher than ``top`` (-1: every double)."""
+    return sum(1 << t for t in bits(r.full & DOUBLES_MASK) if TILE_HI[t] > top)
+
+
+def _highest_double(hand: int) -> int:
+    """The value of ``hand``'s highest double, -1 if it holds none."""
+    return max((TILE_HI[t] for t in bits(hand & DOUBLES_MASK)), default=-1)
+
+
+def undealt(r: Rules, hand_no: int, tile: int) -> int:
+    """The tiles no seat was dealt, read from a forced opening ``tile`` (0 where
+    the opening is free or tells nothing)."""
+    forced = r.opening == HIGHEST_DOUBLE or (r.opening == WINNER and hand_no == 1)
+    double = r.full & DOUBLES_MASK
+    if forced and double >> tile & 1:
+        return _doubles_above(r, TILE_HI[tile])
+    if forced and r.no_double == HEAVIEST:
+        return double | sum(1 << t for t in bits(r.full) if PIPS[t] > PIPS[tile])
+    if r.opening == LOWEST_DOUBLE and double >> tile & 1:
+        d = TILE_HI[tile]
+        return sum(
+            1 << t for t in bits(double) if TILE_HI[t] and (TILE_HI[t] < d or d == 0)
+        )
+    return 0
+
+
+def opening_limits(
+    r: Rules, log: list[Any], seat: int, dealt: int
+) -> tuple[int, int, int]:
+    """(tiles no other seat was dealt, the opener, tiles of which the opener was
+    dealt at least one) from the hand's opening; ``dealt``: the viewer's tiles at
+    the deal."""
+    if not log or log[0][0] != "start":  # a hand-built position: no deal known
+        return 0, -1, 0
+    hand_no, opener = log[0][1], log[0][3]
+    first = next((e[2] for e in log if e[0] == "play"), -1)
+    if first < 0:
+        return 0, opener, 0
+    if r.opening != HIGHEST_DOUBLE_ANY:
+        return undealt(r, hand_no, first), opener, 0
+    above = _doubles_above(r, _highest_double(dealt))
+    if opener == seat:
+        return above, opener, 0
+    return 0, opener, above
+
+
+def knowledge_of(view: dict[str, Any], own_deal: bool = True) -> Knowledge:
+    """Read the view's public log into a ``Knowledge``; with ``own_deal``
+    false, only what every seat can tell (not what the viewer's own tiles at
+    the deal add where the opening is free: ``inference`` cannot know the other
+    seats' tiles, so it models their knowledge without it)."""
     ps = view["public_state"]
     r = rules_of(view)
     seat: int = view["seat"]
     seen: int = ps["hands"][seat]
+    log = ps["log"]
+    played = drawn = 0
+    for e in log:
+        if e[0] == "play" and e[1] == seat:
+            played |= 1 << e[2]
+        elif e[0] == "draw" and e[1] == seat:
+            drawn |= 1 << e[2]
+    dealt = (seen | played) & ~drawn
+    none_of, opener, some_of = opening_limits(r, log, seat, dealt)
+    if not own_deal and r.opening == HIGHEST_DOUBLE_ANY:
+        none_of = some_of = 0
     limits: list[list[list[int]]] = [[] for _ in range(r.seats)]
+    if none_of:
+        for s in range(r.seats):
+            if s != seat:
+                limits[s].append([none_of, 0])
     ends: tuple[End, ...] = ()
     spinner, spun = -1, False
-    for e in ps["log"]:
+    for e in log:
         kind = e[0]
         if kind == "play":
             s, t = e[1], e[2]
             seen |= 1 << t
+            if s == opener and some_of >> t & 1:
+                some_of = 0  # it played the double it was dealt
             if not ends:
                 ends, spinner = open_layout(r.layout, t)
             else:
@@ -76,12 +168,16 @@ def knowledge_of(view: dict[str, Any]) -> Knowledge:
                 for lim in limits[s]:
                     lim[1] += 1
     unseen = r.full & ~seen
+    musts = [0] * r.seats
+    if some_of & unseen:
+        musts[opener] = some_of & unseen
     return Knowledge(
         seat=seat,
         unseen=unseen,
         counts=tuple(view["hand_counts"]),
         stock_count=view["stock_count"],
         limits=tuple(_prune(ls, unseen) for ls in limits),
+        musts=tuple(musts),
     )
 
 
@@ -107,4 +203,4 @@ def fits(limits: tuple[Limit, ...], tile: int, taken: list[int] | None) -> bool:
     return True
 
 
-__all__ = ["Knowledge", "Limit", "fits", "knowledge_of"]
+__all__ = ["Knowledge", "Limit", "fits", "knowledge_of", "opening_limits", "undealt"]

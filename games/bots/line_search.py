@@ -206,8 +206,10 @@ def line_search(
     )
     budget = int(budget_ms * machine_speed * per_ms)
     deadline = safety_deadline(budget_ms)
-    events = inference.play_events(view)
-    cache: dict[tuple[int, int], float] = {}
+    # Plays followed by draws are left out here: draw-until-playable chains
+    # leave many past hands to average, for little (bench/RESULTS.md).
+    events = inference.play_events(view, past_draws=False)
+    cache = inference.TermCache()
     results: list[tuple[float, list[float]]] = []
     samples = 0
     used = 0

@@ -44,7 +44,8 @@ playing ``medium``) was worse, and in ``draw`` alpha-beta stays ahead
 (bench/RESULTS.md, fifth session); it is kept as the sound form of the search.
 
 The work is counted: one unit per playout step plus
-``DEAL_COST`` per deal and ``WEIGH_COST`` per weighed deal, ``budget_ms *
+``DEAL_COST`` per deal, ``WEIGH_COST`` per weighed deal and ``TERM_COST``
+per past hand it scored, ``budget_ms *
 machine_speed`` times ``nodes_per_ms`` in all (see ``games.bots.hard``). The
 rates are calibrated per kind of playout so that the CPU time per decision
 stays within the budget (bench/RESULTS.md, seventh session): in the scoring
@@ -84,6 +85,7 @@ DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
 MIN_GROUP = 4  # deals of one information set before its own move is chosen
 WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
 WEIGH_COST = 10  # units charged per weighed deal
+TERM_COST = 1  # and per past hand ``inference`` scored for it (~3 us here)
 MIN_DEALS = 8
 MAX_DEALS = 3_000
 CAP = 50_000  # units one deal may take at most (a small budget's floor)
@@ -312,7 +314,7 @@ def model_search(
     budget = int(budget_ms * machine_speed * nodes_per_ms(r))
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
-    cache: dict[tuple[int, int], float] = {}
+    cache = inference.TermCache()
     rows: list[tuple[float, list[Branch]]] = []
     plays = root_plays(view, cands)
     used = 0
@@ -320,8 +322,9 @@ def model_search(
         hands, stock = deal_masks(k, rng, r.seats, seat, own)
         lw = 0.0
         if events:
+            scored = cache.scored
             lw = inference.log_likelihood(events, hands, r.full, cache)
-            used += WEIGH_COST
+            used += WEIGH_COST + TERM_COST * (cache.scored - scored)
         solver = ModelSolver(r, side, hands, stock, max(4 * budget, CAP), lacks)
         try:
             rows.append((lw, [solver.branch(seat, *play) for play in plays]))

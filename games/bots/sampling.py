@@ -4,7 +4,9 @@ Decision: a deal is drawn by shuffling the unseen tiles and filling the most
 constrained seat first, skipping the tiles it surely lacks (from its passes);
 the rest is the stock in the shuffled order. Limits that still allow some tiles
 of a mask (a pass followed by draws) are checked after the deal and the deal is
-rejected if it breaks one (up to ``_REJECT`` times): with one hidden hand (two
+rejected if it breaks one (up to ``_REJECT`` times), and so is a deal that
+leaves a seat without any of the tiles it must hold (``Knowledge.musts``, from
+the opening): with one hidden hand (two
 seats) the result is exactly uniform over the consistent deals, since skipping
 excluded tiles and rejecting are both uniform-preserving. If rejection keeps
 failing, the limits are enforced greedily while dealing (``_ATTEMPTS`` times;
@@ -58,6 +60,11 @@ def _fill(
     return got, rest
 
 
+def _holds(hand: list[int], mask: int) -> bool:
+    """Whether ``hand`` holds a tile of ``mask``."""
+    return any(mask >> t & 1 for t in hand)
+
+
 def sample_deal(k: Knowledge, rng: random.Random) -> Deal:
     """Hidden hands (per other seat) and the stock, consistent with ``k``."""
     pool = list(bits(k.unseen))
@@ -65,7 +72,9 @@ def sample_deal(k: Knowledge, rng: random.Random) -> Deal:
     order = sorted(
         others, key=lambda s: -sum(1 + 100 // (1 + a) for _, a in k.limits[s])
     )
-    loose = any(a > 0 for s in others for _, a in k.limits[s])
+    loose = any(a > 0 for s in others for _, a in k.limits[s]) or any(
+        k.must(s) for s in others
+    )
     tries = (_REJECT if loose else 0) + _ATTEMPTS
     for attempt in range(tries + 1):
         rng.shuffle(pool)
@@ -77,7 +86,9 @@ def sample_deal(k: Knowledge, rng: random.Random) -> Deal:
         for s in order:
             lim = k.limits[s] if strict else ()
             dealt = _fill(left, k.counts[s], lim, greedy)
-            if dealt is None:
+            if dealt is None or (
+                strict and k.must(s) and not _holds(dealt[0], k.must(s))
+            ):
                 ok = False
                 break
             hands[s], left = dealt

@@ -182,9 +182,11 @@ def test_inference_prefers_deals_that_explain_light_plays() -> None:
         events, light, full
     )
     assert inference.log_likelihood(events, light, full) == pytest.approx(0.0)
-    cache: dict[tuple[int, int], float] = {}
+    cache = inference.TermCache()
     once = inference.log_likelihood(events, heavy, full, cache)
-    assert cache and inference.log_likelihood(events, heavy, full, cache) == once
+    assert cache and cache.scored == 1
+    assert inference.log_likelihood(events, heavy, full, cache) == once
+    assert cache.scored == 1  # the second call found the term in the cache
 
 
 @pytest.mark.parametrize(
@@ -226,7 +228,9 @@ def test_inference_scores_like_medium(variant: str) -> None:
                     ]
                 )
                 if evs and hand.bit_count() > 1:
-                    b, k = board_of(v), knowledge_of(v)
+                    # What every seat can tell (the model cannot know the
+                    # player's own deal).
+                    b, k = board_of(v), knowledge_of(v, own_deal=False)
                     # Ends told apart by value and, where end-sums score, by
                     # being a double.
                     scoring = r.end_scoring
