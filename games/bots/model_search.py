@@ -69,7 +69,7 @@ from typing import Any
 from games.bots import inference
 from games.bots.board import hand_mask, rules_of
 from games.bots.common import safety_deadline
-from games.bots.knowledge import knowledge_of
+from games.bots.knowledge import Knowledge, knowledge_of
 from games.bots.line_model import line_score
 from games.bots.line_search import deal_masks, root_plays
 from games.bots.solver import OutOfNodes, Solver
@@ -85,6 +85,8 @@ DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
 MIN_GROUP = 4  # deals of one information set before its own move is chosen
 WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
 WEIGH_COST = 10  # units charged per weighed deal
+THIN = True  # play the deals by their weights (``_WeightedDeals``)
+POOL = 32  # deals weighed before the first playout, to set the reference
 TERM_COST = 1  # and per past hand ``inference`` scored for it (~3 us here)
 MIN_DEALS = 8
 MAX_DEALS = 3_000
@@ -296,6 +298,59 @@ def grouped_means(
     return out
 
 
+class _WeightedDeals:
+    """Deals of the unseen tiles for the search, with their log-weights
+    (``inference``), thinned by rejection control: the first ``POOL`` deals set
+    a reference log-weight (the ``POOL // 8``-th highest); a deal ``d`` below it
+    is played only with probability ``exp(lw - ref)`` and then counts ``1``,
+    one above it always, counting ``exp(lw - ref)``. The expected weight of
+    every deal is unchanged, but the playouts, the dear part, go to the deals
+    that explain the opponents' plays. ``used``: the units spent drawing and
+    weighing."""
+
+    def __init__(
+        self,
+        k: Knowledge,
+        rng: random.Random,
+        r: Rules,
+        seat: int,
+        own: int,
+        events: list[inference.Event],
+    ) -> None:
+        self.k, self.rng, self.r, self.seat, self.own = k, rng, r, seat, own
+        self.events = events
+        self.cache = inference.TermCache()
+        self.used = 0
+        self.pool: list[tuple[float, list[int], tuple[int, ...]]] = []
+        self.ref = 0.0
+        if events and THIN:
+            self.pool = [self._weighed() for _ in range(POOL)]
+            self.ref = sorted(lw for lw, _, _ in self.pool)[-max(1, POOL // 8)]
+
+    def _weighed(self) -> tuple[float, list[int], tuple[int, ...]]:
+        r = self.r
+        hands, stock = deal_masks(self.k, self.rng, r.seats, self.seat, self.own)
+        self.used += DEAL_COST
+        lw = 0.0
+        if self.events:
+            scored = self.cache.scored
+            lw = inference.log_likelihood(self.events, hands, r.full, self.cache)
+            self.used += WEIGH_COST + TERM_COST * (self.cache.scored - scored)
+        return lw, hands, stock
+
+    def draw(self) -> tuple[float | None, list[int], tuple[int, ...]]:
+        """The next deal and its log-weight (``None``: thinned out, skip it)."""
+        lw, hands, stock = self.pool.pop() if self.pool else self._weighed()
+        if not self.events or not THIN:
+            return lw, hands, stock
+        excess = lw - self.ref
+        if excess >= 0:
+            return excess, hands, stock
+        if self.rng.random() < math.exp(excess):
+            return 0.0, hands, stock
+        return None, hands, stock
+
+
 def model_search(
     view: dict[str, Any],
     cands: list[Action],
@@ -314,24 +369,20 @@ def model_search(
     budget = int(budget_ms * machine_speed * nodes_per_ms(r))
     deadline = safety_deadline(budget_ms)
     events = inference.play_events(view) if WEIGH else []
-    cache = inference.TermCache()
+    deals = _WeightedDeals(k, rng, r, seat, own, events)
     rows: list[tuple[float, list[Branch]]] = []
     plays = root_plays(view, cands)
     used = 0
     while len(rows) < MAX_DEALS:
-        hands, stock = deal_masks(k, rng, r.seats, seat, own)
-        lw = 0.0
-        if events:
-            scored = cache.scored
-            lw = inference.log_likelihood(events, hands, r.full, cache)
-            used += WEIGH_COST + TERM_COST * (cache.scored - scored)
-        solver = ModelSolver(r, side, hands, stock, max(4 * budget, CAP), lacks)
-        try:
-            rows.append((lw, [solver.branch(seat, *play) for play in plays]))
-        except OutOfNodes:  # one deal dearer than the whole allowance
-            break
-        used += solver.nodes + DEAL_COST
-        if len(rows) >= MIN_DEALS and used >= budget:
+        lw, hands, stock = deals.draw()
+        if lw is not None:  # else thinned out: only drawn and weighed
+            solver = ModelSolver(r, side, hands, stock, max(4 * budget, CAP), lacks)
+            try:
+                rows.append((lw, [solver.branch(seat, *play) for play in plays]))
+            except OutOfNodes:  # one deal dearer than the whole allowance
+                break
+            used += solver.nodes
+        if len(rows) >= MIN_DEALS and used + deals.used >= budget:
             break
         if time.perf_counter() > deadline:  # safety stop only
             break

@@ -4,15 +4,17 @@ information set (the deals that look the same to that seat), cross-validated."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
+from games.bots import bot_for, inference
 from games.bots.board import hand_mask
 from games.bots.hard import candidates
 from games.bots.knowledge import knowledge_of
 from games.bots.line_search import deal_masks, root_plays, root_values
-from games.bots.model_search import ModelSolver, grouped_means
+from games.bots.model_search import ModelSolver, _WeightedDeals, grouped_means
 from games.bots.solver import Solver
 from games.engine import (
     apply,
@@ -219,3 +221,81 @@ def test_the_rate_follows_the_playouts_cost() -> None:
     assert ms.NODES_PER_MS_SCORING_MANY < ms.NODES_PER_MS_SCORING
     for seats in (2, 3, 4):
         assert rate("block", seats) == ms.NODES_PER_MS_BLOCK
+
+
+def _weighted_position():  # type: ignore[no-untyped-def]
+    """A block position where the opponent's plays tell a lot (``medium`` plays
+    both seats): the view, and its knowledge and events."""
+    o = options_for("block", seats=2)
+    bot = bot_for("medium")
+    for seed in range(50):
+        s = new_match(o, seed)
+        for _ in range(7):
+            seat = current_seat(s)
+            if seat is None:
+                break
+            legal = legal_actions(s, seat)
+            a = bot.choose(view(s, seat), legal, random.Random(seed))
+            assert a is not None
+            s = apply(s, seat, a)
+        seat = current_seat(s)
+        if seat is None:
+            continue
+        v = view(s, seat)
+        events = inference.play_events(v)
+        if len(events) >= 3:
+            return v, knowledge_of(v), events
+    raise AssertionError("no position")
+
+
+def test_thinning_keeps_the_deals_expected_weights() -> None:
+    """The thinned stream (played deals and their weights) estimates the same
+    weighted chance of each unseen tile being in the opponent's hand as
+    weighing every deal, while playing out only part of the deals."""
+    v, k, events = _weighted_position()
+    r = rules_for(options_for("block", seats=2))
+    seat = v["seat"]
+    own = hand_mask(v)
+    n = 20000
+
+    def chances(rows: list[tuple[float, int]]) -> dict[int, float]:
+        total = sum(math.exp(lw) for lw, _ in rows)
+        return {
+            t: sum(math.exp(lw) for lw, h in rows if h >> t & 1) / total
+            for t in range(28)
+            if k.unseen >> t & 1
+        }
+
+    rng = random.Random(1)
+    plain = []
+    for _ in range(n):
+        hands, _ = deal_masks(k, rng, 2, seat, own)
+        plain.append((inference.log_likelihood(events, hands, r.full), hands[1 - seat]))
+    deals = _WeightedDeals(k, random.Random(2), r, seat, own, events)
+    thinned = []
+    for _ in range(n):
+        lw, hands, _ = deals.draw()
+        if lw is not None:
+            thinned.append((lw, hands[1 - seat]))
+    assert len(thinned) < 0.8 * n  # deals were really thinned out
+    want, got = chances(plain), chances(thinned)
+    assert max(abs(want[t] - got[t]) for t in want) < 0.05
+    flat = chances([(0.0, h) for _, h in plain])
+    assert max(abs(want[t] - flat[t]) for t in want) > 0.15  # the weights matter
+
+
+def test_a_deal_is_played_as_often_as_its_weight_says() -> None:
+    """Below the reference a deal is played with probability ``exp(lw - ref)``
+    and counts 1; above it, it is always played and counts ``exp(lw - ref)``:
+    either way its expected weight is ``exp(lw - ref)``."""
+    k = knowledge_of(view(new_match(options_for("block", seats=2), 0), 0))
+    r = rules_for(options_for("block", seats=2))
+    deals = _WeightedDeals(k, random.Random(3), r, 0, 0, [])
+    deals.events = [None]  # type: ignore[list-item]  # weigh as if plays were seen
+    deals.ref = -1.0
+    for lw, rate, weight in ((-1.0 + math.log(0.25), 0.25, 0.0), (0.5, 1.0, 1.5)):
+        deals._weighed = lambda lw=lw: (lw, [], ())  # type: ignore[method-assign]
+        got = [deals.draw()[0] for _ in range(4000)]
+        played = [w for w in got if w is not None]
+        assert abs(len(played) / len(got) - rate) < 0.03
+        assert played and all(w == pytest.approx(weight) for w in played)
