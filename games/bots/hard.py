@@ -3,7 +3,7 @@
 Algorithm, per decision that needs thought:
 
 1. Read the public log into ``Knowledge``: the unseen tiles, each seat's count,
-   and the limits its passes and draws put on its holdings.
+   and the limits its passes, its draws and the opening put on its holdings.
 2. Rank the candidates with ``medium``'s heuristics and keep the best
    ``MAX_CANDIDATES`` (Spider's multi-double moves can be many).
 3. Sample deals of the unseen tiles (hands and the stock's order) consistent
@@ -17,7 +17,9 @@ Algorithm, per decision that needs thought:
    * the line without a stock (``block``) or with end-sum scoring
      (``all_fives``, ``fives_and_threes``): ``model_search``, hundreds of deals
      each played out on bit masks with every seat playing like ``medium`` from
-     its own view, weighted likewise, except ``hard``'s own next choice: every
+     its own view, weighted likewise (and played as often as their weights
+     say: deals that explain the plays poorly are thinned out before their
+     playouts), except ``hard``'s own next choice: every
      play there is played out, and one is chosen per information set (the
      deals that look alike to it then);
    * the other layouts (``cross``, ``grand_cross``, ``fives``, ``spider``):

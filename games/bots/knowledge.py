@@ -147,7 +147,7 @@ def knowledge_of(view: dict[str, Any], own_deal: bool = True) -> Knowledge:
             s, t = e[1], e[2]
             seen |= 1 << t
             if s == opener and some_of >> t & 1:
-                some_of = 0  # it played the double it was dealt
+                some_of = 0  # one of them is played: the rest tells nothing
             if not ends:
                 ends, spinner = open_layout(r.layout, t)
             else:

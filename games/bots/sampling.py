@@ -6,9 +6,9 @@ the rest is the stock in the shuffled order. Limits that still allow some tiles
 of a mask (a pass followed by draws) are checked after the deal and the deal is
 rejected if it breaks one (up to ``_REJECT`` times), and so is a deal that
 leaves a seat without any of the tiles it must hold (``Knowledge.musts``, from
-the opening): with one hidden hand (two
-seats) the result is exactly uniform over the consistent deals, since skipping
-excluded tiles and rejecting are both uniform-preserving. If rejection keeps
+the opening): with one hidden hand (two seats) the result is exactly uniform
+over the consistent deals, since skipping excluded tiles and rejecting are both
+uniform-preserving. If rejection keeps
 failing, the limits are enforced greedily while dealing (``_ATTEMPTS`` times;
 slightly biased), and only then dropped rather than never answering. With
 several hidden hands the sequential fill is not exactly uniform (PIMC tolerates
