@@ -84,13 +84,13 @@ from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 NODES_PER_MS_SCORING = 500.0  # all_fives, fives_and_threes: two seats
 NODES_PER_MS_SCORING_MANY = 375.0  # the same with three or four: dearer units
 NODES_PER_MS_BLOCK = 450.0
-DEAL_COST = 5  # units charged per sampled deal (~ its CPU cost)
+DEAL_COST = 5  # units per drawn deal (about half its CPU now: bench/RESULTS.md)
 MIN_GROUP = 4  # deals of one information set before its own move is chosen
 WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
 WEIGH_COST = 10  # units charged per weighed deal
 THIN = True  # play the deals by their weights (``_WeightedDeals``)
 POOL = 32  # deals weighed before the first playout, to set the reference
-TERM_COST = 1  # and per past hand ``inference`` scored for it (~3 us here)
+TERM_COST = 1  # and per past hand ``inference`` scored for it (about a unit)
 MIN_DEALS = 8
 MAX_DEALS = 3_000
 CAP = 50_000  # units one deal may take at most (a small budget's floor)
@@ -304,9 +304,9 @@ def grouped_means(
 class _WeightedDeals:
     """Deals of the unseen tiles for the search, with their log-weights
     (``inference``), thinned by rejection control: the first ``POOL`` deals set
-    a reference log-weight (the ``POOL // 8``-th highest); a deal ``d`` below it
-    is played only with probability ``exp(lw - ref)`` and then counts ``1``,
-    one above it always, counting ``exp(lw - ref)``. The expected weight of
+    a reference log-weight (the ``POOL // 8``-th highest); a deal below it is
+    played only with probability ``exp(lw - ref)`` and then counts ``1``, one
+    above it always, counting ``exp(lw - ref)``. The expected weight of
     every deal is unchanged, but the playouts, the dear part, go to the deals
     that explain the opponents' plays. ``used``: the units spent drawing and
     weighing."""
