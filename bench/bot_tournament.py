@@ -36,14 +36,14 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import LEVELS, bot_for  # noqa: E402
+from games.bots import LEVELS, Bot, bot_for  # noqa: E402
 from games.bots.machine import measure_speed  # noqa: E402
 from games.engine import (  # noqa: E402
     Options,
@@ -101,12 +101,16 @@ def play_hand(
     tally: Tally,
     machine_speed: float = 1.0,
     before: Callable[[State], None] | None = None,
+    extra: Mapping[str, Bot] | None = None,
 ) -> None:
     """Play hand 1 of the deal ``seed`` with ``seats[i]``'s level in seat i
-    (``before``: called with the state before every decision; diagnostics)."""
+    (``before``: called with the state before every decision; ``extra``: bots
+    by name that are not levels; both for diagnostics)."""
     r = rules_for(options)
     bots = [
-        bot_for(lv, budget_ms=budget_ms, machine_speed=machine_speed) for lv in seats
+        (extra or {}).get(lv)
+        or bot_for(lv, budget_ms=budget_ms, machine_speed=machine_speed)
+        for lv in seats
     ]
     s = new_match(options, seed)
     start = s.scores
