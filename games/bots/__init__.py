@@ -49,7 +49,7 @@ Guarantees:
 
 Levels
 ------
-``easy`` (``games.bots.easy``): a random legal move. ``medium``
+``easy`` (``games.bots.easy``): a random legal tile, then a random end. ``medium``
 (``games.bots.medium``): one-move heuristics - shed weight, doubles early, keep a
 spread, block numbers an opponent lacks, score and do not set up the next seat.
 ``hard`` (``games.bots.hard``): determinized Monte Carlo search over deals of the

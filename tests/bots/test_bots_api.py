@@ -126,3 +126,24 @@ def test_knowledge_keeps_passes_through_draws_until_playable() -> None:
     lacks = {t for t in range(28) if k.lacks(1) >> t & 1}
     assert lacks == sixes & {t for t in range(28) if k.unseen >> t & 1}
     assert lacks  # 0-6 .. 5-6 are unseen, and seat 1 holds none of them
+
+
+def test_easy_picks_a_random_tile_then_a_random_end() -> None:
+    # Ends 2 and 1: the 1-2 fits both, the 1-4 and the 2-5 one each. Each tile
+    # is picked a third of the time (a random legal action would play the 1-2
+    # half the time), and the 1-2 goes on either end.
+    s = rig("block", [[(6, 6), (1, 6), (0, 0)], [(2, 6), (1, 2), (1, 4), (2, 5)]])
+    s = play(play(s, 0, (6, 6), "root"), 1, (2, 6), "left")
+    s = play(s, 0, (1, 6), "right")
+    legal = legal_actions(s, 1)
+    assert len(legal) == 4
+    n = 3000
+    picks = [choose("easy", view(s, 1), legal, random.Random(i)) for i in range(n)]
+    by_tile = {
+        t: sum(1 for a in picks if a and a.tile == t) for t in {a.tile for a in legal}
+    }
+    assert set(by_tile) == {(1, 2), (1, 4), (2, 5)}
+    for count in by_tile.values():
+        assert 0.29 < count / n < 0.38
+    ends_of_12 = {a.end for a in picks if a and a.tile == (1, 2)}
+    assert ends_of_12 == {"left", "right"}
