@@ -49,6 +49,7 @@ from games.bots.line_model import line_score
 from games.engine.layout import attach, open_layout, playable_ends
 from games.engine.state import CLOSED, DBL, End
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, bits
+from games.engine.variants import STOCK_NONE
 
 BETA = 3.0
 MAX_PASTS = 16  # hands averaged at most per past play followed by draws
@@ -69,6 +70,7 @@ class Event:
     since: int  # tiles the seat played from this play on (this one included)
     dbls: tuple[bool, ...]  # each of ``ends`` is a double (end-sum scoring only)
     scoring: str | None  # the end-sum scoring, if the variant has one
+    blocking: bool = False  # no stock, no end-sum scoring (``line_score``)
     draws: int = 0  # tiles the seat drew after this play
     later: int = 0  # tiles fitting the board at one of those draws
     drawn: int = 0  # tiles of ``since`` surely drawn after this play
@@ -82,6 +84,7 @@ def play_events(view: dict[str, Any], past_draws: bool = True) -> list[Event]:
     if BETA == 0 or r.layout != "line":
         return []
     scoring = r.scoring if r.end_scoring else None
+    blocking = r.stock == STOCK_NONE and not r.end_scoring
     seat: int = view["seat"]
     n = r.seats
     ends: tuple[End, ...] = ()
@@ -132,6 +135,7 @@ def play_events(view: dict[str, Any], past_draws: bool = True) -> list[Event]:
                         since=0,
                         dbls=tuple(d for _, d in vals),
                         scoring=scoring,
+                        blocking=blocking,
                     )
                     raw.append((idx, ev))
                 ends, spinner, spun = attach(r.layout, ends, i, t, spinner, spun)
@@ -191,7 +195,9 @@ def option_scores(ev: Event, hand: int, full: int) -> list[tuple[int, int, float
             u = low.bit_length() - 1
             nv = TILE_HI[u] if TILE_LO[u] == v else TILE_LO[u]
             rest = hand & ~low
-            sc = line_score(u, nv, IS_DOUBLE[u], ov, od, rest, may, ev.sign, ev.scoring)
+            sc = line_score(
+                u, nv, IS_DOUBLE[u], ov, od, rest, may, ev.sign, ev.scoring, ev.blocking
+            )
             out.append((u, i, sc))
     return out
 

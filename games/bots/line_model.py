@@ -15,7 +15,9 @@ positions):
   to be lacked by that seat);
 * ``sign``: +1 when the next seat is an opponent, -1 for a partner;
 * ``scoring``: the variant's end-sum scoring (``"all_fives"``,
-  ``"fives_and_threes"``) or ``None`` where end-sums score nothing.
+  ``"fives_and_threes"``) or ``None`` where end-sums score nothing;
+* ``blocking``: the variant has no stock and no end-sum scoring (``block``),
+  where ``medium`` also counts its tiles on the open numbers.
 
 Cost: the playouts call this millions of times, so what a line's ends are
 worth and the most the next seat could score on them are looked up in tables
@@ -29,11 +31,14 @@ from __future__ import annotations
 from functools import cache
 
 from games.bots.medium import (
+    DOUBLE_OF,
     GOING_OUT,
     W_BLOCK,
     W_DOUBLE,
     W_KEEP,
     W_NARROW,
+    W_OPEN_DOUBLE,
+    W_OPEN_TILES,
     W_POINTS,
     W_SPREAD,
     W_THREAT,
@@ -107,6 +112,7 @@ def line_score(
     may: int,
     sign: float,
     scoring: str | None,
+    blocking: bool = False,
 ) -> float:
     """``medium.play_score`` of playing ``t`` (see the module docstring)."""
     score = PIPS[t] + (W_DOUBLE if IS_DOUBLE[t] else 0.0)
@@ -117,6 +123,12 @@ def line_score(
         score += W_SPREAD * _numbers(rest)
     kept = (rest & fit).bit_count()
     score += W_KEEP * (kept if kept < 3 else 3)
+    if blocking:
+        on = (rest & NUM_MASK[nv]).bit_count() + (rest & NUM_MASK[ov]).bit_count()
+        held = rest >> DOUBLE_OF[nv] & 1
+        if ov != nv:
+            held += rest >> DOUBLE_OF[ov] & 1
+        score += W_OPEN_TILES * on + W_OPEN_DOUBLE * held
     follow = may & fit
     if not follow:
         score += sign * W_BLOCK

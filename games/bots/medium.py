@@ -12,6 +12,9 @@ order, so the choice is deterministic). The terms, in pips-like units:
 * block: a large bonus when the next seat is an opponent known to lack every
   number the play leaves open (from its passes and draws), a small bonus per
   unseen tile that can no longer follow; the reverse for a partner;
+* no stock (``block``): a seat that cannot follow passes, so it also counts
+  half a point per own tile on each open number and two per double of an open
+  number it holds (a free move that keeps the ends as they are);
 * scoring variants: three times the points the play makes, minus one and a half
   times the most the next opponent could score on the board it leaves with any
   tile it may hold ("do not set up the next seat");
@@ -36,6 +39,7 @@ from games.engine.actions import CLOSE, CONTINUE, PLAY, PLAY_DOUBLES
 from games.engine.layout import playable_ends
 from games.engine.tiles import (
     IS_DOUBLE,
+    MAX_PIPS,
     NUM_MASK,
     PIPS,
     TILE_HI,
@@ -43,6 +47,7 @@ from games.engine.tiles import (
     bits,
     tile_id,
 )
+from games.engine.variants import STOCK_NONE
 
 GOING_OUT = 1_000_000.0
 W_DOUBLE = 4.0
@@ -53,6 +58,9 @@ W_NARROW = 2.0
 W_POINTS = 3.0
 W_THREAT = 1.5
 W_DOUBLE_BLANK = 8.0
+W_OPEN_TILES = 0.5
+W_OPEN_DOUBLE = 2.0
+DOUBLE_OF = tuple(tile_id(v, v) for v in range(MAX_PIPS + 1))
 
 
 def _numbers(mask: int) -> int:
@@ -74,6 +82,15 @@ def threat(board: Board, tiles: int) -> int:
             if p > best:
                 best = p
     return best
+
+
+def open_ends_term(values: list[int], hand: int) -> float:
+    """Without a stock: ``W_OPEN_TILES`` per tile of ``hand`` on each open
+    number (``values``, one per end) and ``W_OPEN_DOUBLE`` per open number whose
+    double ``hand`` holds."""
+    tiles = sum((hand & NUM_MASK[v]).bit_count() for v in values)
+    doubles = sum(hand >> DOUBLE_OF[v] & 1 for v in set(values))
+    return W_OPEN_TILES * tiles + W_OPEN_DOUBLE * doubles
 
 
 def play_score(
@@ -101,6 +118,8 @@ def play_score(
     fit = fit_mask(nb)
     score += W_SPREAD * _numbers(hand)
     score += W_KEEP * min(3, (hand & fit).bit_count())
+    if r.stock == STOCK_NONE and not r.end_scoring:
+        score += open_ends_term([v for _, v, _ in playable_ends(nb.ends)], hand)
     nxt = (seat + 1) % r.seats
     foe = r.side_of[nxt] != r.side_of[seat]
     sign = 1.0 if foe else -1.0

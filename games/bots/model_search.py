@@ -127,6 +127,7 @@ class ModelSolver(Solver):
             left[i] = left[i + 1] | 1 << stock[i]
         self.left = left  # tiles still in the stock from each draw on
         self.lacks0 = lacks  # tiles each seat is known to lack at the decision
+        self.blocking = self.none and not self.points  # line_score's block terms
         self.lacks = list(lacks)
         self.sign = [
             1.0 if r.side_of[(s + 1) % r.seats] != r.side_of[s] else -1.0
@@ -174,7 +175,9 @@ class ModelSolver(Solver):
                 t = low.bit_length() - 1
                 nv = TILE_HI[t] if TILE_LO[t] == v else TILE_LO[t]
                 nd = IS_DOUBLE[t]
-                val = line_score(t, nv, nd, ov, od, hand ^ low, may, sign, scoring)
+                val = line_score(
+                    t, nv, nd, ov, od, hand ^ low, may, sign, scoring, self.blocking
+                )
                 if val > best_v:
                     best_v = val
                     best = (t, nv, nd, ov, od)
