@@ -9,10 +9,11 @@ A diagnostic, not a bot: the ``rollout`` player takes ``medium``'s candidate
 plays and, at every decision with more than one, follows each to the end of the
 hand over ``--deals-per-move`` deals sampled from its view (the same deals for
 every candidate), with ``medium`` playing its own seat and ``easy``'s policy
-(a uniformly random legal action) the other; it plays the candidate that wins
-most often (ties: ``medium``'s order). That is one step of policy improvement
-of ``medium`` against the real opponent: how far ``medium``'s one-move choice
-is from the best one, with ``medium`` playing the rest of the hand.
+(``easy.random_move``: a random tile, then a random end) the other; it plays
+the candidate that wins most often (ties: ``medium``'s order). That is one
+step of policy improvement of ``medium`` against the real opponent: how far
+``medium``'s one-move choice is from the best one, with ``medium`` playing the
+rest of the hand.
 ``--know deal`` samples the true deal instead (the bound with perfect
 information). Two seats, variants won by the hand's winner (block, draw).
 
@@ -39,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bot_tournament import Tally, play_hand  # noqa: E402
 from games.bots.common import safe_choose  # noqa: E402
+from games.bots.easy import random_move  # noqa: E402
 from games.bots.knowledge import knowledge_of  # noqa: E402
 from games.bots.medium import MediumBot, ranked_plays  # noqa: E402
 from games.bots.sampling import sample_state  # noqa: E402
@@ -60,14 +62,14 @@ _truth: list[State] = []  # the state of the decision being made (one per proces
 
 
 def finish(s: State, me: int, rng: random.Random) -> float:
-    """Play ``s`` to the end, ``medium`` in seat ``me`` and uniformly random
-    legal actions elsewhere; 1 if ``me`` wins the hand, 0 if not, 0.5 a tie."""
+    """Play ``s`` to the end, ``medium`` in seat ``me`` and ``easy``'s random
+    moves elsewhere; 1 if ``me`` wins the hand, 0 if not, 0.5 a tie."""
     while s.phase in _LIVE:
         turn = current_seat(s)
         assert turn is not None
         legal = legal_actions(s, turn)
         if turn != me:
-            a: Action | None = legal[rng.randrange(len(legal))]
+            a: Action | None = random_move(legal, rng)
         elif len(legal) > 1:
             a = _MEDIUM.decide(view(s, turn), legal, rng)
         else:

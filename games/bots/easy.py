@@ -35,6 +35,17 @@ def _choice(a: Action) -> tuple[object, ...]:
     return (a,)
 
 
+def random_move(acts: list[Action], rng: random.Random) -> Action:
+    """A random tile of ``acts`` (or any other action, each one choice), then a
+    random end for it."""
+    groups: dict[tuple[object, ...], list[Action]] = {}
+    for a in acts:
+        groups.setdefault(_choice(a), []).append(a)
+    options = list(groups.values())
+    pick = options[rng.randrange(len(options))]
+    return pick[rng.randrange(len(pick))] if len(pick) > 1 else pick[0]
+
+
 @dataclass(frozen=True)
 class EasyBot:
     """Random legal tile."""
@@ -56,12 +67,7 @@ class EasyBot:
             forget = rng.random() < FORGET
             want = CONTINUE if forget else CLAIM
             return next(a for a in acts if a.type == want)
-        groups: dict[tuple[object, ...], list[Action]] = {}
-        for a in acts:
-            groups.setdefault(_choice(a), []).append(a)
-        options = list(groups.values())
-        pick = options[rng.randrange(len(options))]
-        return pick[rng.randrange(len(pick))] if len(pick) > 1 else pick[0]
+        return random_move(acts, rng)
 
     def choose(
         self, view: dict[str, Any], legal: list[Action], rng: random.Random
