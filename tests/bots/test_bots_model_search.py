@@ -10,11 +10,10 @@ import random
 import pytest
 
 from games.bots import bot_for, inference
-from games.bots.board import after_play, board_of, hand_mask
+from games.bots.board import hand_mask
 from games.bots.hard import candidates
 from games.bots.knowledge import knowledge_of
 from games.bots.line_search import deal_masks, root_plays, root_values
-from games.bots.medium import play_score
 from games.bots.model_search import ModelSolver, _WeightedDeals, grouped_means
 from games.bots.solver import Solver
 from games.engine import (
@@ -25,9 +24,7 @@ from games.engine import (
     options_for,
     view,
 )
-from games.engine.layout import playable_ends
 from games.engine.options import rules_for
-from games.engine.state import DBL
 from games.engine.tiles import NUM_MASK, PAIRS, tile_id
 
 
@@ -302,52 +299,3 @@ def test_a_deal_is_played_as_often_as_its_weight_says() -> None:
         played = [w for w in got if w is not None]
         assert abs(len(played) / len(got) - rate) < 0.03
         assert played and all(w == pytest.approx(weight) for w in played)
-
-
-@pytest.mark.parametrize(
-    ("variant", "seats"), [("block", 2), ("block", 3), ("all_fives", 2)]
-)
-def test_the_models_playout_move_is_one_medium_rates_best(
-    variant: str, seats: int
-) -> None:
-    """In real positions, the seat to move, given its true hand and what it
-    knows, plays in ``ModelSolver``'s playouts a move that ``medium`` scores
-    highest (ties may go either way): block's open-ends terms included."""
-    o = options_for(variant, seats=seats)
-    r = rules_for(o)
-    checked = 0
-    for seed in range(12):
-        s = new_match(o, seed)
-        rng = random.Random(seed)
-        while s.phase in ("play", "claim"):
-            seat = current_seat(s)
-            assert seat is not None
-            legal = legal_actions(s, seat)
-            plays = [a for a in legal if a.type == "play"]
-            if s.phase == "play" and s.played and len(plays) > 1:
-                v = view(s, seat)
-                k = knowledge_of(v)
-                board = board_of(v)
-                hand = hand_mask(v)
-                lacks = [k.lacks(x) for x in range(seats)]
-                solver = ModelSolver(
-                    r, r.side_of[seat], list(s.hands), s.stock, 10**7, lacks
-                )
-                (_, a, fa), (_, b, fb) = s.ends
-                t, nv, _, ov, _ = solver.pick(
-                    seat, 0, hand, a, bool(fa & DBL), b, bool(fb & DBL)
-                )
-                scored = []
-                for p in plays:
-                    assert p.tile is not None and p.end is not None
-                    after = after_play(board, tile_id(*p.tile), p.end)
-                    vals = sorted(x for _, x, _ in playable_ends(after.ends))
-                    scored.append(
-                        (play_score(p, hand, board, k, seat), tile_id(*p.tile), vals)
-                    )
-                top = max(x for x, _, _ in scored)
-                best = {(u, tuple(vals)) for x, u, vals in scored if x == top}
-                assert (t, tuple(sorted((nv, ov)))) in best
-                checked += 1
-            s = apply(s, seat, rng.choice(legal))
-    assert checked > 30

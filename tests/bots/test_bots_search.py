@@ -263,14 +263,16 @@ def _rest28(*hands: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize(
-    ("variant", "seats"), [("all_fives", 2), ("fives_and_threes", 3)]
+    ("variant", "seats"),
+    [("all_fives", 2), ("fives_and_threes", 3), ("block", 2), ("block", 3)],
 )
-def test_the_playouts_of_the_scoring_variants_play_like_medium(
+def test_the_playouts_of_model_search_play_like_medium(
     variant: str, seats: int
 ) -> None:
     """``ModelSolver.pick``, given the true deal, plays a move ``medium`` rates
     best from that seat's own view (its hand, what it cannot see, the next
-    seat's known lacks): the playouts' opponents are ``medium``."""
+    seat's known lacks): the playouts' opponents are ``medium`` (block: its
+    open-numbers terms included)."""
     from games.bots.board import board_of, hand_mask
     from games.bots.knowledge import knowledge_of
     from games.bots.medium import play_score
