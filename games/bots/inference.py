@@ -45,11 +45,10 @@ from typing import Any
 
 from games.bots.board import rules_of
 from games.bots.knowledge import undealt
-from games.bots.line_model import line_score
+from games.bots.line_model import counts_open_ends, line_score
 from games.engine.layout import attach, open_layout, playable_ends
 from games.engine.state import CLOSED, DBL, End
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, bits
-from games.engine.variants import STOCK_NONE
 
 BETA = 3.0
 MAX_PASTS = 16  # hands averaged at most per past play followed by draws
@@ -84,7 +83,7 @@ def play_events(view: dict[str, Any], past_draws: bool = True) -> list[Event]:
     if BETA == 0 or r.layout != "line":
         return []
     scoring = r.scoring if r.end_scoring else None
-    blocking = r.stock == STOCK_NONE and not r.end_scoring
+    blocking = counts_open_ends(r)
     seat: int = view["seat"]
     n = r.seats
     ends: tuple[End, ...] = ()

@@ -16,8 +16,8 @@ positions):
 * ``sign``: +1 when the next seat is an opponent, -1 for a partner;
 * ``scoring``: the variant's end-sum scoring (``"all_fives"``,
   ``"fives_and_threes"``) or ``None`` where end-sums score nothing;
-* ``blocking``: the variant has no stock and no end-sum scoring (``block``),
-  where ``medium`` also counts its tiles on the open numbers.
+* ``blocking``: ``counts_open_ends`` of the variant (``block``): ``medium``
+  also counts its tiles on the open numbers.
 
 Cost: the playouts call this millions of times, so what a line's ends are
 worth and the most the next seat could score on them are looked up in tables
@@ -42,6 +42,7 @@ from games.bots.medium import (
     W_POINTS,
     W_SPREAD,
     W_THREAT,
+    counts_open_ends,
 )
 from games.bots.solver import end_sum_table
 from games.engine.scoring import end_points
@@ -143,4 +144,4 @@ def line_score(
     return score
 
 
-__all__ = ["line_score", "threat"]
+__all__ = ["counts_open_ends", "line_score", "threat"]

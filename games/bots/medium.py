@@ -37,6 +37,7 @@ from games.bots.knowledge import Knowledge, knowledge_of
 from games.engine import Action
 from games.engine.actions import CLOSE, CONTINUE, PLAY, PLAY_DOUBLES
 from games.engine.layout import playable_ends
+from games.engine.options import Rules
 from games.engine.tiles import (
     IS_DOUBLE,
     MAX_PIPS,
@@ -84,6 +85,12 @@ def threat(board: Board, tiles: int) -> int:
     return best
 
 
+def counts_open_ends(r: Rules) -> bool:
+    """Whether ``medium`` counts its tiles on the open numbers: no stock to
+    draw from and no end-sum scoring (``block``)."""
+    return r.stock == STOCK_NONE and not r.end_scoring
+
+
 def open_ends_term(values: list[int], hand: int) -> float:
     """Without a stock: ``W_OPEN_TILES`` per tile of ``hand`` on each open
     number (``values``, one per end) and ``W_OPEN_DOUBLE`` per open number whose
@@ -118,7 +125,7 @@ def play_score(
     fit = fit_mask(nb)
     score += W_SPREAD * _numbers(hand)
     score += W_KEEP * min(3, (hand & fit).bit_count())
-    if r.stock == STOCK_NONE and not r.end_scoring:
+    if counts_open_ends(r):
         score += open_ends_term([v for _, v, _ in playable_ends(nb.ends)], hand)
     nxt = (seat + 1) % r.seats
     foe = r.side_of[nxt] != r.side_of[seat]

@@ -73,7 +73,7 @@ from games.bots import inference
 from games.bots.board import hand_mask, rules_of
 from games.bots.common import safety_deadline
 from games.bots.knowledge import Knowledge, knowledge_of
-from games.bots.line_model import line_score
+from games.bots.line_model import counts_open_ends, line_score
 from games.bots.line_search import deal_masks, root_plays
 from games.bots.solver import OutOfNodes, Solver
 from games.engine import Action
@@ -127,7 +127,7 @@ class ModelSolver(Solver):
             left[i] = left[i + 1] | 1 << stock[i]
         self.left = left  # tiles still in the stock from each draw on
         self.lacks0 = lacks  # tiles each seat is known to lack at the decision
-        self.blocking = self.none and not self.points  # line_score's block terms
+        self.blocking = counts_open_ends(r)  # line_score's block terms
         self.lacks = list(lacks)
         self.sign = [
             1.0 if r.side_of[(s + 1) % r.seats] != r.side_of[s] else -1.0
