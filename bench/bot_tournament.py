@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -56,6 +57,8 @@ from games.engine import (  # noqa: E402
     view,
 )
 from games.engine.options import rules_for  # noqa: E402
+
+J = TypeVar("J")
 
 
 @dataclass
@@ -173,6 +176,31 @@ def run_job(job: Job) -> tuple[str, str, Tally, int]:
     return job.a, job.b, tally, rss
 
 
+def seed_batches(first: int, deals: int, size: int) -> list[tuple[int, ...]]:
+    """The deals ``first`` .. ``first + deals - 1`` in batches of ``size``."""
+    end = first + deals
+    return [tuple(range(lo, min(end, lo + size))) for lo in range(first, end, size)]
+
+
+def pooled(
+    fn: Callable[[J], Tally], batches: list[J], workers: int, total: Tally
+) -> Tally:
+    """``total`` with ``fn``'s tally of every batch merged in (``workers``
+    processes); for the diagnostics, whose batches return a bare ``Tally``."""
+    with Pool(workers) as pool:
+        for tally in pool.imap_unordered(fn, batches):
+            total.merge(tally)
+    return total
+
+
+def win_rate(t: Tally) -> tuple[float, float]:
+    """``a``'s hand win rate and the half-width of its 95% normal interval."""
+    if not t.hands:
+        return 0.0, 0.0
+    p = t.wins / t.hands
+    return p, 1.96 * math.sqrt(p * (1 - p) / t.hands)
+
+
 def pct(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
@@ -181,8 +209,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def summary(t: Tally, spider: bool) -> str:
-    p = t.wins / t.hands if t.hands else 0.0
-    half = 1.96 * math.sqrt(p * (1 - p) / t.hands) if t.hands else 0.0
+    p, half = win_rate(t)
     pa = t.points.get(t.a, 0) / max(1, t.hands)
     pb = t.points.get(t.b, 0) / max(1, t.hands)
     ratio = (pa / pb - 1) * 100 if pb else float("nan")
@@ -208,10 +235,8 @@ def jobs(
     machine_speed: float,
     first_seed: int = 0,
 ) -> Iterator[Job]:
-    end = first_seed + deals
     for a, b in pairs:
-        for lo in range(first_seed, end, batch):
-            seeds = tuple(range(lo, min(end, lo + batch)))
+        for seeds in seed_batches(first_seed, deals, batch):
             yield Job(options, a, b, seeds, budget, machine_speed)
 
 

@@ -27,18 +27,22 @@ the rollout player's hand win rate against ``easy`` with a 95% interval.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from dataclasses import dataclass
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bot_tournament import Tally, play_hand  # noqa: E402
+from bench.bot_tournament import (  # noqa: E402
+    Tally,
+    play_hand,
+    pooled,
+    seed_batches,
+    win_rate,
+)
 from games.bots.common import safe_choose  # noqa: E402
 from games.bots.easy import random_move  # noqa: E402
 from games.bots.knowledge import knowledge_of  # noqa: E402
@@ -145,16 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     hi = lo + (args.hands + 1) // 2
     oracle = args.know == "deal"
     jobs = [
-        (args.variant, tuple(range(x, min(hi, x + 25))), args.deals_per_move, oracle)
-        for x in range(lo, hi, 25)
+        (args.variant, seeds, args.deals_per_move, oracle)
+        for seeds in seed_batches(lo, hi - lo, 25)
     ]
-    total = Tally("medium", "easy")
     t0 = time.time()
-    with Pool(args.workers) as pool:
-        for tally in pool.imap_unordered(run, jobs):
-            total.merge(tally)
-    p = total.wins / total.hands
-    half = 1.96 * math.sqrt(p * (1 - p) / total.hands)
+    total = pooled(run, jobs, args.workers, Tally("medium", "easy"))
+    p, half = win_rate(total)
     print(
         f"{args.variant} know={args.know} deals per move={args.deals_per_move} "
         f"seeds {lo}..{hi - 1}; wall time {time.time() - t0:.0f} s"

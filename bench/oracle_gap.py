@@ -24,17 +24,21 @@ what is measured here).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from collections.abc import Callable
-from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bot_tournament import Tally, play_hand  # noqa: E402
+from bench.bot_tournament import (  # noqa: E402
+    Tally,
+    play_hand,
+    pooled,
+    seed_batches,
+    win_rate,
+)
 from games.bots import model_search as model_search_module  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
 from games.engine import State, options_for  # noqa: E402
@@ -94,20 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     lo = args.first_seed
     hi = lo + (args.hands + 1) // 2
     jobs = [
-        (args.variant, tuple(range(x, min(hi, x + 25))), args.machine_speed, args.know)
-        for x in range(lo, hi, 25)
+        (args.variant, seeds, args.machine_speed, args.know)
+        for seeds in seed_batches(lo, hi - lo, 25)
     ]
-    total = Tally("hard", "medium")
     t0 = time.time()
-    with Pool(args.workers) as pool:
-        for tally in pool.imap_unordered(run, jobs):
-            total.merge(tally)
+    total = pooled(run, jobs, args.workers, Tally("hard", "medium"))
     print(
         f"{args.variant} know={args.know} seeds {lo}..{hi - 1} "
         f"machine speed={args.machine_speed:g}; wall time {time.time() - t0:.0f} s"
     )
-    p = total.wins / total.hands
-    half = 1.96 * math.sqrt(p * (1 - p) / total.hands)
+    p, half = win_rate(total)
     ph = total.points["hard"] / total.hands
     pm = total.points["medium"] / total.hands
     print(
