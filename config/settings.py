@@ -7,6 +7,7 @@ and Celery over Redis with separate worker and beat processes. Every variable is
 in ``platform/.env.example``.
 """
 
+import re
 from pathlib import Path
 
 import environ
@@ -106,6 +107,17 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- One deployment's names on a shared Redis
+# --------------------------------------------
+# Redis pub/sub channels ignore the database number, so two deployments (or two test
+# stacks) on one Redis server would hear each other's ``table.<id>.seat.<n>`` groups.
+# Every Redis name this deployment uses starts with this prefix: by default the
+# database's name, which differs between deployments that do not share their data.
+DEPLOYMENT_PREFIX = env.str(
+    "DEPLOYMENT_PREFIX",
+    default=re.sub(r"[^A-Za-z0-9_]", "_", Path(str(DATABASES["default"]["NAME"])).stem),
+)
+
 # --- Redis: channel layer, cache, Celery
 # ------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -134,6 +146,7 @@ if REDIS_URL:
                         ),
                     }
                 ],
+                "prefix": f"{DEPLOYMENT_PREFIX}:asgi",
             },
         }
     }
@@ -141,6 +154,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": DEPLOYMENT_PREFIX,
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -154,6 +168,8 @@ else:
     # The memory transport polls; the default 1 s delays immediate tasks ~0.7 s.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
 
+# Tasks go to a queue of this deployment's own (a worker consumes only it).
+CELERY_TASK_DEFAULT_QUEUE = f"{DEPLOYMENT_PREFIX}.tasks"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
