@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -16,12 +15,14 @@ PRESENCE_GROUP = "presence"
 
 
 class PresenceConsumer(SocketConsumer):
-    """Signed-in players only; anonymous sockets are refused at the handshake."""
+    """Signed-in players only; an anonymous socket is closed with 4401."""
+
+    where = "presence"
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+            await self.refuse(4401)
             return
         self.user_id: int = user.pk
         await database_sync_to_async(presence_connect)(
@@ -34,10 +35,12 @@ class PresenceConsumer(SocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "user_id"):
             return
-        await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
-        await database_sync_to_async(presence_disconnect)(
-            channel_name=self.channel_name
-        )
+        try:
+            await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
+        finally:
+            await database_sync_to_async(presence_disconnect)(
+                channel_name=self.channel_name
+            )
         await self._broadcast_count()
 
     async def receive(
@@ -51,20 +54,17 @@ class PresenceConsumer(SocketConsumer):
                 )
         except FrameError as err:
             frame_warn("presence", err, self.user_id)
-            await self._send(err.as_frame())
+            await self.send_json(err.as_frame())
             return
         await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
         count = await database_sync_to_async(online_count)()
-        await self._send({"type": "pong", "online": count})
+        await self.send_json({"type": "pong", "online": count})
 
     async def presence_count(self, event: dict[str, Any]) -> None:
-        await self._send({"type": "online", "online": event["online"]})
+        await self.send_json({"type": "online", "online": event["online"]})
 
     async def _broadcast_count(self) -> None:
         count = await database_sync_to_async(online_count)()
         await self.channel_layer.group_send(
             PRESENCE_GROUP, {"type": "presence.count", "online": count}
         )
-
-    async def _send(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data))

@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 WebSockets pass the Origin check (``AllowedHostsOriginValidator``) and the session
-authentication middleware before reaching a consumer.
+authentication middleware before reaching a consumer. The whole application is
+wrapped by ``realtime.outbox.asgi_wrap``, which registers the loop that serves it, so
+frames committed by worker threads are sent on that loop (see ``realtime.outbox``).
 """
 
 import gc
@@ -19,14 +21,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from realtime.outbox import asgi_wrap  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = asgi_wrap(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
 
 if settings.EMBEDDED_WORKER:
@@ -35,7 +40,7 @@ if settings.EMBEDDED_WORKER:
     embedded_worker_start()
 
 # Everything loaded so far (Django, the apps, the URL and template machinery) lives as
-# long as the process. Left in the collector's generations it made every full
-# collection walk it: 54-77 ms pauses of the whole server under load (bench/
-# RESULTS.md, table socket). Frozen, it is never scanned.
+# long as the process. Left in the collector's generations it makes every full
+# collection walk it: pauses of the whole server of tens of milliseconds under load
+# (``bench/ws_load.py`` shows them in its tail latencies). Frozen, it is never scanned.
 gc.freeze()

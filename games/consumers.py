@@ -1,20 +1,21 @@
 """``/ws/tables/<id>/``: seated players act, anyone signed in may watch.
 
-Thin: parse and size-check a frame, await one service call, answer errors. The table's
-views arrive through the seat's own group (``table.push``). See docs/protocol.md.
+Thin: parse and size-check a frame, await one service call, answer errors. Every
+table state reaches a connection as a numbered frame from ``realtime.outbox``
+through its seat's group (or the spectators'), the acting connection's own move
+included; ``connect`` and ``sync`` send the current state directly. The refusals,
+the catch-all and the ordering of numbered frames are ``realtime.consumers``'s.
+See docs/protocol.md.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Any
 
 from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.selectors import table_frame, table_membership
 from games.services import seat_back, seat_leave, seat_presence, table_act
-from realtime.broadcast import server_loop_register
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -25,10 +26,12 @@ ACTION_BURST = 20
 
 
 class TableConsumer(SocketConsumer):
+    where = "table"
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4401)
+            await self.refuse(4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
@@ -36,16 +39,14 @@ class TableConsumer(SocketConsumer):
                 table_id=self.table_id, user=self.user
             )
         except TableError:
-            await self.close(code=4404)
+            await self.refuse(4404)
             return
         self.group = (
             watch_group(self.table_id)
             if self.position is None
             else seat_group(self.table_id, self.position)
         )
-        self.seq = 0
         self.bucket = TokenBucket(rate=ACTIONS_PER_SECOND, burst=ACTION_BURST)
-        server_loop_register(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.position is not None:
@@ -57,11 +58,13 @@ class TableConsumer(SocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.position is not None:
-            await database_call(seat_presence)(
-                table_id=self.table_id, user=self.user, connected=False
-            )
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:
+            if self.position is not None:
+                await database_call(seat_presence)(
+                    table_id=self.table_id, user=self.user, connected=False
+                )
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
@@ -73,9 +76,9 @@ class TableConsumer(SocketConsumer):
             await self._handle(frame)
         except FrameError as err:
             frame_warn("table", err, self.user.pk)
-            await self._send({**err.as_frame(), "seq": self.seq})
+            await self.send_json({**err.as_frame(), "seq": self.seq})
         except TableError as err:
-            await self._send(
+            await self.send_json(
                 {
                     "type": "error",
                     "code": err.code,
@@ -87,29 +90,7 @@ class TableConsumer(SocketConsumer):
     async def _handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
         if kind == "act":
-            seq, action = frame.get("seq"), frame.get("action")
-            if not isinstance(seq, int) or isinstance(seq, bool):
-                raise FrameError("bad_frame", '"act" needs the table "seq" you saw.')
-            if not isinstance(action, dict):
-                raise FrameError("bad_frame", '"act" needs an "action" object.')
-            seat = frame.get("seat")
-            if seat is not None and (
-                not isinstance(seat, int) or isinstance(seat, bool)
-            ):
-                raise FrameError("bad_frame", '"seat" must be a number.')
-            done = await database_call(table_act)(
-                table_id=self.table_id,
-                user=self.user,
-                action=action,
-                expected_seq=seq,
-                claimed_seat=seat,
-            )
-            # The reply goes straight back; the seat group's copy (for the player's
-            # other tabs) is then skipped here by its seq. A faster computer move may
-            # already have been pushed: then this frame is older and is not sent.
-            if done.seq > self.seq:
-                self.seq = done.seq
-                await self.send(text_data=done.frame)
+            await self._act(frame)
         elif kind == "sync":
             await self._send_state()
         elif kind == "back":
@@ -119,20 +100,27 @@ class TableConsumer(SocketConsumer):
         else:
             raise FrameError("unknown_type", f"Unknown frame type {kind!r}.")
 
-    async def table_push(self, event: dict[str, Any]) -> None:
-        """A frame for this seat (or the spectators), already serialised."""
-        if event.get("state"):
-            if event["seq"] <= self.seq:
-                return  # this connection has it already (connect, sync) or newer
-            self.seq = event["seq"]
-        await self.send(text_data=event["text"])
+    async def _act(self, frame: dict[str, Any]) -> None:
+        seq, action = frame.get("seq"), frame.get("action")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise FrameError("bad_frame", '"act" needs the table "seq" you saw.')
+        if not isinstance(action, dict):
+            raise FrameError("bad_frame", '"act" needs an "action" object.')
+        seat = frame.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise FrameError("bad_frame", '"seat" must be a number.')
+        # The new state comes back through this seat's group, like everyone's.
+        await database_call(table_act)(
+            table_id=self.table_id,
+            user=self.user,
+            action=action,
+            expected_seq=seq,
+            claimed_seat=seat,
+        )
 
     async def _send_state(self) -> None:
         frame = await database_call(table_frame)(
             table_id=self.table_id, position=self.position
         )
-        self.seq = frame["seq"]
-        await self._send(frame)
-
-    async def _send(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data))
+        self.seq_seen(frame["seq"])
+        await self.send_json(frame)

@@ -6,7 +6,6 @@ Built from the engine's ``view`` (which strips other seats' tiles and the stock)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,39 +75,31 @@ def state_frame(
     }
 
 
-def push_messages(
+def table_frames(
     *,
     table: Table,
     seats: Sequence[Seat],
     state: engine.State | None,
     events: Sequence[dict[str, Any]] = (),
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One pre-serialised ``state`` frame per seat group and one for spectators."""
+    """One ``state`` frame per seat group and one for spectators, for the outbox."""
     public = (table_public(table), seats_public(seats))
-    out = []
-    for seat in seats:
-        if seat.is_bot:
-            continue  # nobody is ever in a computer player's seat group
-        frame = state_frame(
-            table=table,
-            seats=seats,
-            state=state,
-            position=seat.position,
-            events=events,
-            public=public,
+    out = [
+        (
+            seat_group(table.pk, seat.position),
+            state_frame(
+                table=table,
+                seats=seats,
+                state=state,
+                position=seat.position,
+                events=events,
+                public=public,
+            ),
         )
-        out.append(
-            (
-                seat_group(table.pk, seat.position),
-                {
-                    "type": "table.push",
-                    "seq": table.seq,
-                    "state": True,
-                    "text": json.dumps(frame),
-                },
-            )
-        )
-    frame = state_frame(
+        for seat in seats
+        if not seat.is_bot  # nobody is ever in a computer player's seat group
+    ]
+    spectators = state_frame(
         table=table,
         seats=seats,
         state=state,
@@ -116,28 +107,5 @@ def push_messages(
         events=events,
         public=public,
     )
-    out.append(
-        (
-            watch_group(table.pk),
-            {
-                "type": "table.push",
-                "seq": table.seq,
-                "state": True,
-                "text": json.dumps(frame),
-            },
-        )
-    )
+    out.append((watch_group(table.pk), spectators))
     return out
-
-
-def seats_messages(
-    *, table: Table, seats: Sequence[Seat]
-) -> list[tuple[str, dict[str, Any]]]:
-    """A ``seats`` frame (who is connected or away) for every group of the table.
-
-    Not a new ``state``: it carries the current ``seq`` and changes no view.
-    """
-    text = json.dumps({"type": "seats", "seq": table.seq, "seats": seats_public(seats)})
-    groups = [seat_group(table.pk, s.position) for s in seats]
-    groups.append(watch_group(table.pk))
-    return [(g, {"type": "table.push", "seq": table.seq, "text": text}) for g in groups]

@@ -4,7 +4,7 @@ Decision: a move is four statements (lock the table, read its seats, append the
 event, update the table). Through the ORM each of them cost 0.5-0.8 ms of CPU on the
 benchmark machine, ten times the SQL itself: query compilation and model building.
 At 100 busy tables that time is spent under the daphne process's one interpreter
-lock, where every player's round trip waits for it (bench/RESULTS.md, table socket).
+lock, where every player's round trip waits for it (``bench/ws_load.py``).
 These functions issue the same statements with SQL built once from the models'
 metadata and return ordinary model instances, so everything else keeps using the ORM.
 Values go through the fields' own ``get_db_prep_save`` and, on the way back,

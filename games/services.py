@@ -1,18 +1,17 @@
-"""Table writes: create, seat, start, act, tick, leave, finish.
+"""Table writes: create, seat, start, act, tick, presence, back, leave, cancel.
 
-Every transition runs in one transaction that locks the table row
-(``select_for_update``), applies the engine, saves the state, appends a ``TableEvent``
-and decides the next timed job. Views go out and tasks are queued only after commit.
+Every change runs in one transaction that locks the table row (``select_for_update``),
+saves the table as the next ``seq`` with a ``TableEvent`` (a move, or an empty entry
+for a change of seats or status), decides the next timed job, and posts the seats'
+and spectators' views with that job to ``realtime.outbox``, which sends them after
+commit. Finishing a table is ``games.finish``.
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -24,18 +23,14 @@ from games import engine
 from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
-from games.groups import seat_group
+from games.finish import table_finish
 from games.models import Seat, Table
-from games.payloads import push_messages, seats_messages
-from games.results import seat_results
+from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_seats, table_update
-from games.signals import table_finished
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
-from games.ticks import tick_publish
-from games.timers import NextTimer, seat_is_automatic, timer_next
-from realtime.broadcast import group_send_all
-
-logger = logging.getLogger(__name__)
+from games.ticks import TickJob, tick_job
+from games.timers import NOTHING, NextTimer, seat_is_automatic, timer_next
+from realtime import outbox
 
 DEFAULT_CLOCK_SECONDS = 30
 STANDIN_LEVEL = "medium"  # RULES.md §4: the stand-in for a player whose clock ran out
@@ -210,35 +205,17 @@ def _table_lock(table_id: int) -> Table:
     return table
 
 
-@dataclass(frozen=True)
-class ActResult:
-    """What a player's accepted action produced, for the acting connection."""
-
-    seq: int
-    frame: str  # the acting seat's new ``state`` frame, serialised
-
-
-@transaction.atomic
-def table_act(
+def _act_check(
     *,
-    table_id: int,
+    table: Table,
+    seats: list[Seat],
     user: AbstractBaseUser,
     action: Any,
     expected_seq: int,
-    claimed_seat: int | None = None,
-) -> ActResult:
-    """Apply one player's action; return the new ``seq`` and the seat's new frame.
-
-    The frame also goes to the seat's group after commit (other tabs of the same
-    player); the consumer sends it straight back to the acting connection, which then
-    ignores the group's copy by its ``seq``.
-
-    Raises ``TableError`` (nothing changed) when the player is not seated, acts for
-    another seat, sends a stale ``seq``, acts on a table that is not playing, acts out
-    of turn or makes an illegal move.
-    """
-    table = _table_lock(table_id)
-    seats = table_seats(table)
+    claimed_seat: int | None,
+) -> tuple[Seat, engine.Action, engine.State]:
+    """The acting seat, its action and the state it leads to, or ``TableError``
+    saying why not. Reads only: the caller holds the row lock and writes."""
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", "Spectators cannot act; take a seat to play.")
@@ -258,13 +235,41 @@ def table_act(
     if not engine.legal_actions(state, seat.position):
         raise TableError("not_your_turn", "It is not your turn.")
     try:
-        new_state = engine.apply(state, seat.position, parsed)
+        return seat, parsed, engine.apply(state, seat.position, parsed)
     except engine.IllegalAction as exc:
         raise TableError("illegal", str(exc)) from None
+
+
+@transaction.atomic
+def table_act(
+    *,
+    table_id: int,
+    user: AbstractBaseUser,
+    action: Any,
+    expected_seq: int,
+    claimed_seat: int | None = None,
+) -> int:
+    """Apply one player's action and return the table's new ``seq``.
+
+    Every connection of the table, the acting one included, receives the new state
+    through the outbox after commit. Raises ``TableError`` (nothing changed) when
+    the player is not seated, acts for another seat, sends a stale ``seq``, acts on
+    a table that is not playing, acts out of turn or makes an illegal move.
+    """
+    table = _table_lock(table_id)
+    seats = table_seats(table)
+    seat, parsed, new_state = _act_check(
+        table=table,
+        seats=seats,
+        user=user,
+        action=action,
+        expected_seq=expected_seq,
+        claimed_seat=claimed_seat,
+    )
     if seat.away:
         seat.away = False
         seat.save(update_fields=["away"])
-    messages = _transition(
+    _transition(
         table,
         seats,
         new_state,
@@ -273,9 +278,7 @@ def table_act(
         action=engine.action_to_dict(parsed),
         fields=[],
     )
-    own = seat_group(table.pk, seat.position)
-    frame = next(m["text"] for g, m in messages if g == own)
-    return ActResult(seq=table.seq, frame=frame)
+    return table.seq
 
 
 @transaction.atomic
@@ -293,7 +296,7 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     if table.seq != seq or table.status != Table.Status.PLAYING or not table.timer:
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
-        _queue_tick(table.pk, table.seq, table.deadline)
+        outbox.post(seq=table.seq, frames=(), job=_job(table))
         return False
     seats = table_seats(table)
     state = engine.from_json(table.state)
@@ -321,11 +324,14 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     level = seat.bot_level or STANDIN_LEVEL
     action = bot_action(table=table, state=state, position=seat.position, level=level)
     if action is None:  # a computer opponent let a Muggins window pass
-        _timer_set(
-            table, timer_next(table=table, seats=seats, state=state, muggins=False)
+        _change(
+            table,
+            seats,
+            state,
+            position=seat.position,
+            actor=actor,
+            timer=timer_next(table=table, seats=seats, state=state, muggins=False),
         )
-        table.save(update_fields=["timer", "timer_seat", "deadline"])
-        _timer_queue(table)
         return False
     new_state = engine.apply(state, seat.position, action)
     _transition(
@@ -348,7 +354,7 @@ def bot_action(
     None only when the seat is not to move and lets an out-of-turn window pass.
     """
     legal = engine.legal_actions(state, position)
-    rng = random.Random(f"{table.seed}:{table.seq}:{position}")  # noqa: S311
+    rng = random.Random(f"{table.seed}:{table.seq}:{position}")
     speed = machine_speed() if level == "hard" else 1.0
     choice = bot_choose(
         level, engine.view(state, position), legal, rng, machine_speed=speed
@@ -370,23 +376,28 @@ def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
     seat.save(update_fields=["away"])
     if table.status == Table.Status.PLAYING:
         state = engine.from_json(table.state)
-        _reschedule(table, seats, state)
+        timer = timer_next(table=table, seats=seats, state=state)
+        _change(table, seats, state, position=seat.position, timer=timer)
 
 
 @transaction.atomic
 def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> None:
-    """Record a player's connection (the seat is kept either way) and tell the table."""
+    """Record a player's connection (the seat is kept either way) and tell the table.
+
+    A playing table gets a new ``seq``; its timed job keeps its deadline (a
+    reconnect does not restart a turn clock).
+    """
+    table = table_locked(table_id)
+    if table is None:
+        return
     changed = Seat.objects.filter(
         table_id=table_id, user=user, connected=not connected
     ).update(connected=connected)
-    if not changed:
-        return
-    table = Table.objects.get(pk=table_id)
-    if table.status != Table.Status.PLAYING:
+    if not changed or table.status != Table.Status.PLAYING:
         return
     seats = table_seats(table)
-    messages = seats_messages(table=table, seats=seats)
-    transaction.on_commit(lambda: group_send_all(messages))
+    position = next(s.position for s in seats if s.user_id == user.pk)
+    _change(table, seats, engine.from_json(table.state), position=position)
 
 
 @transaction.atomic
@@ -408,21 +419,43 @@ def seat_leave(*, table_id: int, user: AbstractBaseUser) -> None:
     if table.status != Table.Status.PLAYING:
         return
     if table.mode == Table.Mode.PRACTICE:
-        table.status = Table.Status.CANCELLED
-        table.finished_at = timezone.now()
-        table.timer, table.timer_seat, table.deadline = "", None, None
-        table.save(
-            update_fields=["status", "finished_at", "timer", "timer_seat", "deadline"]
-        )
-        _after_commit_push(table, seats, engine.from_json(table.state), [])
+        _cancel(table, seats, position=seat.position)
         return
     seat.forfeited = True
     seat.away = True
     seat.save(update_fields=["forfeited", "away"])
-    _reschedule(table, seats, engine.from_json(table.state))
+    state = engine.from_json(table.state)
+    timer = timer_next(table=table, seats=seats, state=state)
+    _change(table, seats, state, position=seat.position, timer=timer)
 
 
-# --- the common transition
+@transaction.atomic
+def table_cancel(*, table_id: int) -> None:
+    """Cancel a waiting or playing table (staff, or a practice table abandoned).
+
+    Nobody is paid and no result is written; a finished table stays finished.
+    """
+    table = _table_lock(table_id)
+    if table.status not in {Table.Status.WAITING, Table.Status.PLAYING}:
+        return
+    _cancel(table, table_seats(table), position=None)
+
+
+def _cancel(table: Table, seats: list[Seat], *, position: int | None) -> None:
+    table.status = Table.Status.CANCELLED
+    table.finished_at = timezone.now()
+    state = engine.from_json(table.state) if table.state else None
+    _change(
+        table,
+        seats,
+        state,
+        position=position,
+        timer=NOTHING,
+        fields=["status", "finished_at"],
+    )
+
+
+# --- the common transitions
 
 
 def _transition(
@@ -434,9 +467,10 @@ def _transition(
     actor: str,
     action: dict[str, Any] | None,
     fields: list[str],
-) -> list[tuple[str, dict[str, Any]]]:
-    """Save ``state`` as the next ``seq`` with its log entry; push and schedule after
-    commit; return the messages pushed. Call it while holding the table's row lock."""
+) -> None:
+    """Save ``state`` as the next ``seq`` with its log entry, decide the next timed
+    job, and post the frames and the job to the outbox. Call it while holding the
+    table's row lock."""
     table.seq += 1
     table.state = engine.to_json(state)
     events = list(state.events)
@@ -450,23 +484,52 @@ def _transition(
     )
     update = ["seq", "state", "timer", "timer_seat", "deadline", *fields]
     if state.phase == "match_over":
-        _finish(table, seats, state)
+        table_finish(table=table, seats=seats, state=state)
         update += ["status", "finished_at"]
     _timer_set(table, timer_next(table=table, seats=seats, state=state))
     table_update(table, update)
-    # Push, then queue the next job once the frames are out: neither delays the
-    # player's reply, and a fast computer move cannot overtake the frame it follows.
-    push = _after_commit_push(table, seats, state, events)
-    _timer_queue(table, after=push.sent)
-    return push.messages
+    _post(table, seats, state, events)
 
 
-def _reschedule(table: Table, seats: list[Seat], state: engine.State) -> None:
-    """Seats changed (away, back, forfeited) without a move: decide the timer again."""
-    _timer_set(table, timer_next(table=table, seats=seats, state=state))
-    table.save(update_fields=["timer", "timer_seat", "deadline"])
-    push = _after_commit_push(table, seats, state, [])
-    _timer_queue(table, after=push.sent)
+def _change(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State | None,
+    *,
+    position: int | None,
+    actor: str = "player",
+    timer: NextTimer | None = None,
+    fields: Sequence[str] = (),
+) -> None:
+    """Seats, timer or status changed without a move: the next ``seq`` all the same,
+    with an empty log entry (replay skips it), and the frames and job posted as for
+    a move. ``timer`` None keeps the current job and its deadline."""
+    table.seq += 1
+    event_append(
+        table=table, seq=table.seq, seat=position, actor=actor, action=None, events=[]
+    )
+    if timer is not None:
+        _timer_set(table, timer)
+    table_update(table, ["seq", "timer", "timer_seat", "deadline", *fields])
+    _post(table, seats, state, [])
+
+
+def _post(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State | None,
+    events: list[dict[str, Any]],
+) -> None:
+    """Hand the outbox this ``seq``'s frames and the timed job that follows them."""
+    frames = table_frames(table=table, seats=seats, state=state, events=events)
+    outbox.post(seq=table.seq, frames=frames, job=_job(table))
+
+
+def _job(table: Table) -> TickJob | None:
+    """The Celery task for the job recorded on the row, if any."""
+    if not table.timer or table.deadline is None:
+        return None
+    return tick_job(table.pk, table.seq, table.deadline)
 
 
 def _timer_set(table: Table, timer: NextTimer) -> None:
@@ -476,66 +539,3 @@ def _timer_set(table: Table, timer: NextTimer) -> None:
     table.deadline = (
         timezone.now() + timedelta(seconds=timer.delay) if timer.due else None
     )
-
-
-def _timer_queue(table: Table, after: Sequence[Future[None]] = ()) -> None:
-    """Queue the task for the job recorded on the row, if any, after commit (and
-    after the sends in ``after``)."""
-    if table.timer and table.deadline is not None:
-        _queue_tick(table.pk, table.seq, table.deadline, after=after)
-
-
-def _queue_tick(
-    table_id: int, seq: int, deadline: Any, after: Sequence[Future[None]] = ()
-) -> None:
-    transaction.on_commit(lambda: tick_publish(table_id, seq, deadline, after))
-
-
-@dataclass
-class _Push:
-    """A transition's frames, sent after commit; ``sent`` then holds the send's
-    future when it runs on the server loop (see ``group_send_all``)."""
-
-    messages: list[tuple[str, dict[str, Any]]]
-    sent: list[Future[None]] = field(default_factory=list)
-
-    def send(self) -> None:
-        future = group_send_all(self.messages)
-        if future is not None:
-            self.sent.append(future)
-
-
-def _after_commit_push(
-    table: Table, seats: list[Seat], state: engine.State, events: list[dict[str, Any]]
-) -> _Push:
-    push = _Push(push_messages(table=table, seats=seats, state=state, events=events))
-    transaction.on_commit(push.send)
-    return push
-
-
-def _finish(table: Table, seats: list[Seat], state: engine.State) -> None:
-    """Write each seat's result once and announce the table after commit."""
-    table.status = Table.Status.FINISHED
-    table.finished_at = timezone.now()
-    results = seat_results(state=state, seats=seats)
-    for seat, result in zip(seats, results, strict=True):
-        seat.place = result.place
-        seat.score = result.score
-    Seat.objects.bulk_update(seats, ["place", "score"])
-
-    def announce() -> None:
-        replies = table_finished.send_robust(
-            sender=Table,
-            table_id=table.pk,
-            mode=table.mode,
-            variant=table.variant,
-            simulated=any(s.simulated for s in seats),
-            results=results,
-        )
-        for receiver, reply in replies:
-            if isinstance(reply, Exception):
-                logger.error(
-                    "table %s: %s failed: %r", table.pk, receiver.__qualname__, reply
-                )
-
-    transaction.on_commit(announce)

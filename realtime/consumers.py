@@ -1,26 +1,148 @@
-"""The base of the platform's WebSocket consumers."""
+"""The base of the platform's WebSocket consumers.
+
+What every socket gets from it:
+
+- a refusal the browser can read: ``refuse(code)`` accepts, then closes with the
+  code (4401, 4403, 4404), because a close before ``accept`` reaches the client as a
+  bare HTTP 403;
+- no exception ever ends a socket: one that escapes a handler is answered with an
+  ``error`` frame (code ``internal``) and the connection stays; its traceback is
+  logged once per kind and place, later ones as one line;
+- ``disconnect`` runs however the socket ends, and ``StopConsumer`` follows even if
+  it fails;
+- the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext
+
+logger = logging.getLogger("realtime")
+
+# How long a frame that arrives ahead of a missing one waits for it (two commits of
+# one subject may reach the layer in either order; the window is milliseconds).
+GAP_WAIT = 0.25
+
+_tracebacks_logged: set[tuple[str, str]] = set()
+
+
+def internal_error_log(where: str, exc: BaseException) -> None:
+    """Log an unexpected exception: the first of its kind here with a traceback."""
+    kind = (where, type(exc).__name__)
+    if kind in _tracebacks_logged:
+        logger.error("%s: %s again: %s", where, kind[1], exc)
+        return
+    _tracebacks_logged.add(kind)
+    logger.error("%s: unexpected %s", where, kind[1], exc_info=exc)
 
 
 class SocketConsumer(AsyncWebsocketConsumer):
-    """An ``AsyncWebsocketConsumer`` whose event loop never touches the database.
+    """An ``AsyncWebsocketConsumer`` with the guarantees above.
 
     Channels' ``dispatch`` runs ``close_old_connections`` before every message, in a
     hop to its single sync thread and back: for each frame from the browser and each
     pushed move. Our consumers do database work only through ``database_call`` (or
     ``database_sync_to_async``), which checks the connection of its own thread before
-    and after each call, so the hop is skipped here (it was ~5% of a daphne process's
-    time at 100 busy tables, bench/RESULTS.md).
+    and after each call, so the hop is skipped here (about 5% of a daphne process's
+    time at 100 busy tables in ``bench/ws_load.py``).
     """
+
+    where = "socket"  # names the consumer in log lines
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seq = 0  # the last numbered frame this connection has had
+        self._ahead: dict[int, str] = {}  # frames waiting for a missing one
+        self._gap_timer: asyncio.TimerHandle | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except (StopConsumer, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # no exception may end a socket
+            await self._fault(message, exc)
+
+    async def _fault(self, message: dict[str, Any], exc: Exception) -> None:
+        internal_error_log(f"{self.where} {message['type']}", exc)
+        if message["type"] == "websocket.connect":
+            await self.refuse(1011)
+            return
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "internal",
+                "message": gettext(
+                    "Something went wrong on our side. Please try again."
+                ),
+                "seq": self.seq,
+            }
+        )
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        try:
+            await super().websocket_disconnect(message)
+        except StopConsumer:
+            raise
+        except Exception as exc:  # the consumer must still stop
+            internal_error_log(f"{self.where} disconnect", exc)
+        raise StopConsumer()
+
+    async def refuse(self, code: int) -> None:
+        """Accept the handshake, then close with ``code`` so the client sees it."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data))
+
+    # --- numbered frames
+
+    def seq_seen(self, seq: int) -> None:
+        """This connection was sent the complete state at ``seq`` directly."""
+        self.seq = max(self.seq, seq)
+        for old in [s for s in self._ahead if s <= self.seq]:
+            del self._ahead[old]
+
+    async def outbox_frame(self, event: dict[str, Any]) -> None:
+        """A numbered frame from ``realtime.outbox``, already serialised."""
+        seq: int = event["seq"]
+        if seq <= self.seq:
+            return  # sent already (connect, sync) or older than what was sent
+        self._ahead[seq] = event["text"]
+        await self._ahead_flush()
+        if self._ahead and self._gap_timer is None:
+            loop = asyncio.get_running_loop()
+            self._gap_timer = loop.call_later(
+                GAP_WAIT, lambda: loop.create_task(self._gap_skip())
+            )
+
+    async def _ahead_flush(self) -> None:
+        while self.seq + 1 in self._ahead:
+            self.seq += 1
+            await self.send(text_data=self._ahead.pop(self.seq))
+        if not self._ahead and self._gap_timer is not None:
+            self._gap_timer.cancel()
+            self._gap_timer = None
+
+    async def _gap_skip(self) -> None:
+        """The missing frame did not come: send what is here (the client resyncs)."""
+        self._gap_timer = None
+        if not self._ahead:
+            return
+        self.seq = min(self._ahead) - 1
+        try:
+            await self._ahead_flush()
+        except Exception as exc:  # a closed socket: nothing to tell
+            internal_error_log(f"{self.where} gap", exc)

@@ -12,8 +12,8 @@ def database_call(func: Callable[..., Any]) -> Callable[..., Any]:
     """Run ``func`` in the loop's thread pool, each thread with its own connection.
 
     Channels' default (``thread_sensitive=True``) runs every call of the process on one
-    thread, so one table's row lock queued every other table behind it (measured:
-    load p50 285 ms → 30 ms with this). Moves of one table are still ordered by its
-    row lock (``select_for_update``).
+    thread, so one table's row lock queues every other table behind it
+    (``bench/ws_load.py``'s round-trip median grows about tenfold that way). Moves
+    of one table are still ordered by its row lock (``select_for_update``).
     """
     return database_sync_to_async(func, thread_sensitive=False)

@@ -1,7 +1,10 @@
-"""Parse one client frame: size limit, JSON, an object with a string ``type``.
+"""Parse one client frame: size limit, JSON, nesting depth, an object with a
+string ``type``.
 
 Bad frames are answered with an ``error`` frame and logged as a single warning
-line; they never raise into the consumer (no traceback in the server log).
+line; they never raise into the consumer (no traceback in the server log). Nesting
+is limited because ``json.loads`` raises ``RecursionError`` (not ``ValueError``) on
+deep arrays, and no frame of the protocol needs more than ``MAX_DEPTH`` levels.
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ from typing import Any
 from django.conf import settings
 
 logger = logging.getLogger("realtime")
+
+# The deepest client frame is an ``act`` with ``play_doubles``:
+# frame > action > plays > play > tile, five levels.
+MAX_DEPTH = 8
 
 
 class FrameError(Exception):
@@ -35,15 +42,41 @@ def frame_parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, An
         if size > limit:
             raise FrameError("too_large", f"Frames are limited to {limit} bytes.")
         raise FrameError("bad_frame", "Send JSON text frames, not binary ones.")
-    if len(text_data) > limit or len(text_data.encode()) > limit:
+    if (
+        len(text_data) > limit
+        or len(text_data.encode("utf-8", "surrogatepass")) > limit
+    ):
         raise FrameError("too_large", f"Frames are limited to {limit} bytes.")
     try:
         data = json.loads(text_data)
-    except ValueError:
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError alike
         raise FrameError("bad_json", "That frame is not valid JSON.") from None
+    if text_data.count("[") + text_data.count("{") > MAX_DEPTH and _too_deep_in(data):
+        raise _too_deep()
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise FrameError("bad_frame", 'A frame must be a JSON object with a "type".')
     return data
+
+
+def _too_deep() -> FrameError:
+    return FrameError("bad_frame", "That frame is nested too deeply.")
+
+
+def _too_deep_in(data: Any) -> bool:
+    """Whether ``data`` nests lists or objects more than ``MAX_DEPTH`` levels."""
+    level: list[tuple[Any, int]] = [(data, 1)]
+    while level:
+        value, depth = level.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        elif not isinstance(value, list):
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        level.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    return False
 
 
 def frame_warn(where: str, err: FrameError, who: object) -> None:

@@ -126,21 +126,19 @@ def queued(monkeypatch):
     jobs: list[tuple[int, int]] = []
     monkeypatch.setattr(
         games_services,
-        "_queue_tick",
-        lambda tid, seq, deadline, after=(): jobs.append((tid, seq)),
+        "tick_job",
+        lambda tid, seq, deadline: jobs.append((tid, seq)),
     )
     return jobs
 
 
 @pytest.fixture
 def pushes(monkeypatch):
-    """Record every (group, message) the services hand to the channel layer."""
-    from games import services as games_services
+    """Record every (group, message) the outbox hands to the channel layer."""
+    from realtime import outbox
 
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(
-        games_services, "group_send_all", lambda msgs: sent.extend(msgs)
-    )
+    monkeypatch.setattr(outbox, "_group_send", lambda msgs: sent.extend(msgs))
     return sent
 
 

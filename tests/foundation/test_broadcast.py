@@ -1,4 +1,4 @@
-"""``realtime.broadcast``: group sends from synchronous code, in order."""
+"""``realtime.outbox``: group sends from synchronous code, in order."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import threading
 import pytest
 from channels.layers import get_channel_layer
 
-from realtime import broadcast
+from realtime import outbox
 
 
 @pytest.fixture
 def server_loop(monkeypatch):
     """A running loop in its own thread, as daphne's would be."""
-    monkeypatch.setattr(broadcast, "_server_loop", None)
+    monkeypatch.setattr(outbox, "_server_loop", None)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -44,15 +44,15 @@ def listen(loop, group):
     return received
 
 
-MESSAGES = [("table.1.seat.0", {"type": "table.push", "n": i}) for i in range(5)]
+MESSAGES = [("table.1.seat.0", {"type": outbox.FRAME_TYPE, "n": i}) for i in range(5)]
 
 
 def test_in_a_server_process_the_sends_run_on_its_loop_and_return_a_future(
     server_loop,
 ):
     received = listen(server_loop, "table.1.seat.0")
-    broadcast.server_loop_register(server_loop)
-    future = broadcast.group_send_all(MESSAGES)  # from this (non-loop) thread
+    outbox.server_loop_register(server_loop)
+    future = outbox._group_send(MESSAGES)  # from this (non-loop) thread
     assert future is not None
     future.result(5)
     assert received(5) == [0, 1, 2, 3, 4]
@@ -60,5 +60,5 @@ def test_in_a_server_process_the_sends_run_on_its_loop_and_return_a_future(
 
 def test_elsewhere_the_call_blocks_until_sent(server_loop):
     received = listen(server_loop, "table.1.seat.0")
-    assert broadcast.group_send_all(MESSAGES) is None  # no server loop registered
+    assert outbox._group_send(MESSAGES) is None  # no server loop registered
     assert received(5) == [0, 1, 2, 3, 4]

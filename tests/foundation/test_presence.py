@@ -52,7 +52,8 @@ async def make(make_user, name):
 
 async def test_anonymous_connection_is_refused():
     comm, connected = await open_socket(user=None)
-    assert not connected
+    assert connected  # accepted, then closed with "sign in" (4401)
+    assert (await comm.receive_output(timeout=5))["code"] == 4401
 
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", None])

@@ -69,7 +69,8 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
         messages = real_push(table=table, seats=seats, state=state, events=events)
         state_json = engine.to_json(state)
         for group, message in messages:
-            frame = json.loads(message["text"])
+            text = json.dumps(message)  # what the outbox sends
+            frame = json.loads(text)
             position = frame["you"]
             assert group.endswith("watch") == (position is None)
             view = frame["view"]
@@ -80,7 +81,7 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
                 "another seat's hand in public_state"
             )
             assert ps.get("stock") is None
-            assert str(table.seed) not in message["text"]
+            assert str(table.seed) not in text
             if state.phase in {"hand_over", "match_over"}:
                 continue  # every hand is revealed once the hand has ended
             leaked = set(tiles_named(frame)) & hidden_from(state_json, position)
@@ -90,9 +91,8 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             checked["hands"] += 1
         return messages
 
-    real_push = services.push_messages
-    monkeypatch.setattr(services, "push_messages", check)
-    monkeypatch.setattr(services, "group_send_all", lambda msgs: None)
+    real_push = services.table_frames
+    monkeypatch.setattr(services, "table_frames", check)
     user = make_user()
     seats = options["seats"]
     table = table_practice_create(

@@ -252,7 +252,8 @@ async def test_reconnect_mid_hand_gets_the_identical_view(make_user):
     before = a.state
     await a.comm.disconnect()
     again = await Player.join(table.pk, ana)
-    assert again.state["seq"] == before["seq"]
+    # Leaving and coming back are two changes of the table: two new seqs.
+    assert again.state["seq"] == before["seq"] + 2
     assert again.state["view"] == before["view"]
     assert again.state["seats"][0]["connected"] is True
     # sync gives the same frame again.
@@ -261,10 +262,12 @@ async def test_reconnect_mid_hand_gets_the_identical_view(make_user):
     while frame["type"] != "state":
         frame = await again.receive()
     assert frame["view"] == before["view"]
-    # The other player was told that this seat left and is connected again.
+    # The other player was told, by two new states, that this seat left and is
+    # connected again.
     await b.drain()
-    seen = [f for f in b.frames if f["type"] == "seats"]
+    seen = [f for f in b.frames if f["type"] == "state"]
     assert [f["seats"][0]["connected"] for f in seen][-2:] == [False, True]
+    assert seen[-1]["seq"] == seen[-2]["seq"] + 1 == before["seq"] + 2
     await again.comm.disconnect()
     await b.comm.disconnect()
 
@@ -274,7 +277,8 @@ async def test_anonymous_and_unknown_tables_are_refused(make_user):
         application, "/ws/tables/1/", headers=[(b"origin", b"http://testserver")]
     )
     connected, _ = await comm.connect(timeout=5)
-    assert not connected
+    assert connected  # accepted, then closed with a code the browser can read
+    assert (await comm.receive_output(timeout=5))["code"] == 4401
     user = await database_sync_to_async(make_user)("lost")
     comm = WebsocketCommunicator(
         application,
@@ -285,4 +289,5 @@ async def test_anonymous_and_unknown_tables_are_refused(make_user):
         ],
     )
     connected, _ = await comm.connect(timeout=5)
-    assert not connected
+    assert connected
+    assert (await comm.receive_output(timeout=5))["code"] == 4404
