@@ -32,7 +32,7 @@ demo: migrate
 run: demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Install with the test extras and run the whole suite (browser tests in their own run).
 test: install-test

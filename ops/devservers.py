@@ -79,7 +79,9 @@ def daphne_start(
     port = port or free_port()
     proc = _spawn(
         [
-            str(BIN / "daphne"),
+            sys.executable,
+            "-m",
+            "config.serve",  # daphne with the platform's frame cap
             "-b",
             "127.0.0.1",
             "-p",

@@ -68,7 +68,7 @@ def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         [
             python,
             "-m",
-            "daphne",
+            "config.serve",
             "-b",
             "127.0.0.1",
             "-p",

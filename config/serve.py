@@ -1,0 +1,61 @@
+"""``python -m config.serve [daphne options] config.asgi:application``: daphne with
+the platform's WebSocket frame cap.
+
+daphne accepts messages up to 1 MiB by default and, past that, drops the TCP
+connection before a close frame gets out. Our consumers refuse anything over
+``WS_MAX_FRAME_BYTES`` (8 KB) with a readable ``too_large`` error; a frame far past
+that (``FRAME_CAP_FACTOR`` times the limit) is not worth reading at all, so autobahn
+closes the socket with 1009 ("message too big") as soon as the frame's header
+announces it. autobahn "fails" a connection by dropping TCP unless told otherwise
+(``failByDrop``), so ``main`` turns that off: a failed connection gets its
+close frame and code. Options given on the command line win. ``make run``,
+``platform/Procfile``, the systemd unit and the tests' servers all start daphne
+this way.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from daphne.cli import CommandLineInterface
+
+FRAME_CAP_FACTOR = 16
+
+
+def frame_cap() -> int:
+    """The largest WebSocket message or frame daphne reads, in bytes."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
+
+    return int(settings.WS_MAX_FRAME_BYTES) * FRAME_CAP_FACTOR
+
+
+def daphne_args(argv: list[str]) -> list[str]:
+    """``argv`` with the frame cap added unless it sets one itself."""
+    cap = str(frame_cap())
+    extra: list[str] = []
+    for option in ("--websocket-max-message-size", "--websocket-max-frame-size"):
+        if not any(a == option or a.startswith(option + "=") for a in argv):
+            extra += [option, cap]
+    return extra + argv
+
+
+def main() -> None:
+    from twisted.internet import reactor
+
+    command = CommandLineInterface()
+    # ``run`` builds the server and its factory, then runs the reactor: the
+    # factory is there by the time the reactor starts.
+    reactor.callWhenRunning(lambda: _tune(command.server))
+    command.run(daphne_args(sys.argv[1:]))
+
+
+def _tune(server: Any) -> None:
+    """A failed WebSocket connection closes with its code instead of dropping TCP."""
+    server.ws_factory.setProtocolOptions(failByDrop=False)
+
+
+if __name__ == "__main__":
+    main()

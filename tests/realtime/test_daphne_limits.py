@@ -1,0 +1,138 @@
+"""The real server, started as every deployment starts it (``python -m config.serve``):
+an oversize frame is closed with 1009, refusals arrive as close codes 4401/4404, and
+a nested frame is refused without a traceback in the server's log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+from django.db import connection
+
+from games.models import Seat
+from tests import tables
+from tests.support import database_url_of_tests, session_cookie
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path, transactional_db) -> Iterator[tuple[str, Path]]:
+    """``config.serve`` on the tests' database; its base URL and its log."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    if connection.vendor == "sqlite":
+        env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
+        env.pop("DATABASE_URL", None)
+    else:
+        env["DATABASE_URL"] = database_url_of_tests()
+    port = _free_port()
+    log = tmp_path / "daphne.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
+            + ["config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://{url}/healthz", timeout=2):
+                break
+        except OSError as exc:
+            if getattr(exc, "code", None) == 503:
+                break
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.2)
+    yield url, log
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+async def _open(url: str, path: str, cookie: str | None):
+    headers = {"Cookie": cookie} if cookie else {}
+    return await websockets.connect(
+        f"ws://{url}{path}",
+        origin=f"http://{url}",
+        additional_headers=headers,
+        open_timeout=10,
+        max_size=None,
+    )
+
+
+async def _closed_with(ws) -> int:
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        for _ in range(10):
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None, "no close frame: the TCP connection dropped"
+    return closed.value.rcvd.code
+
+
+def test_oversize_nested_and_refused_sockets_over_the_real_server(make_user, server):
+    url, log = server
+    table, ana, _ = tables.two_human_table(make_user)
+    cookie = session_cookie(ana)
+    stranger = session_cookie(make_user("stranger"))
+
+    async def run() -> dict[str, object]:
+        out: dict[str, object] = {}
+        ws = await _open(url, f"/ws/tables/{table.pk}/", cookie)
+        first = json.loads(await ws.recv())
+        out["first"] = first["type"]
+        await ws.send(
+            '{"type": "act", "seq": 1, "action": ' + "[" * 1000 + "]" * 1000 + "}"
+        )
+        out["nested"] = json.loads(await ws.recv())["code"]
+        await ws.send(b"\x00\x01")
+        out["binary"] = json.loads(await ws.recv())["code"]
+        await ws.send(json.dumps({"type": "sync", "pad": "x" * (1100 * 1024)}))
+        out["huge"] = await _closed_with(ws)
+        anonymous = await _open(url, f"/ws/tables/{table.pk}/", None)
+        out["anonymous"] = await _closed_with(anonymous)
+        missing = await _open(url, "/ws/tables/999999/", stranger)
+        out["missing"] = await _closed_with(missing)
+        presence = await _open(url, "/ws/presence/", None)
+        out["presence"] = await _closed_with(presence)
+        return out
+
+    out = asyncio.run(run())
+    assert out == {
+        "first": "state",
+        "nested": "bad_frame",
+        "binary": "bad_frame",
+        "huge": 1009,
+        "anonymous": 4401,
+        "missing": 4404,
+        "presence": 4401,
+    }
+    # The socket that was closed for its size ran its disconnect bookkeeping.
+    deadline = time.monotonic() + 10
+    while Seat.objects.get(table=table, position=0).connected:
+        assert time.monotonic() < deadline, "the seat still shows as connected"
+        time.sleep(0.1)
+    assert "Traceback" not in log.read_text()
