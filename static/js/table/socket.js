@@ -5,6 +5,8 @@ const MAX_BACKOFF_MS = 8000;
 // `seq` when the next one arrives, but a lost *last* frame would not, so a socket
 // that has heard nothing for this long asks for the state again.
 const QUIET_SYNC_MS = 20000;
+// Close codes of a refused socket and what the page tells the player.
+const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table" };
 
 export class TableSocket {
   /**
@@ -52,8 +54,11 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (event.code === 4401 || event.code === 4404) {
-        this.handlers.onStatus(event.code === 4401 ? "signed_out" : "no_table");
+      // The server accepts, then closes with a code saying why it will not serve
+      // this page (docs/protocol.md): reconnecting would not help.
+      const refused = REFUSALS[event.code];
+      if (refused) {
+        this.handlers.onStatus(refused);
         return;
       }
       this.handlers.onStatus("reconnecting");

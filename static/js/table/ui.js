@@ -98,9 +98,14 @@ export class TableUI {
       connecting: "connecting…",
       signed_out: "You are signed out — log in again to play.",
       no_table: "This table does not exist.",
+      forbidden: "You may not open this table.",
     }[status];
     box.hidden = !text;
     box.textContent = text || "";
+    if (status === "signed_out") {
+      const next = encodeURIComponent(window.location.pathname);
+      box.append(" ", el("a", { href: `/accounts/login/?next=${next}` }, "Log in"));
+    }
     this.root.classList.toggle("offline", status !== "open");
   }
 
