@@ -16,11 +16,12 @@ def table_membership(*, table_id: int, user: AbstractBaseUser) -> int | None:
     """The user's seat at the table, or None for a spectator; TableError if no table."""
     if not Table.objects.filter(pk=table_id).exists():
         raise TableError("no_table", "There is no such table.")
-    return (
+    position: int | None = (
         Seat.objects.filter(table_id=table_id, user=user)
         .values_list("position", flat=True)
         .first()
     )
+    return position
 
 
 def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:

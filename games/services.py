@@ -76,7 +76,7 @@ def table_practice_create(
         raise TableError("bad_options", "Computer levels are easy, medium or hard.")
     if bot_speed not in BOT_SPEEDS:
         raise TableError("bad_options", "Unknown computer speed.")
-    table = Table.objects.create(
+    table: Table = Table.objects.create(
         mode=Table.Mode.PRACTICE,
         variant=opts.variant,
         options=opts.to_dict(),
@@ -114,7 +114,7 @@ def table_create(
     opts = _options_build(variant, options or {})
     if clock_seconds is not None and not 5 <= clock_seconds <= 300:
         raise TableError("bad_options", "The turn clock is 5 to 300 seconds.")
-    table = Table.objects.create(
+    table: Table = Table.objects.create(
         mode=mode,
         variant=opts.variant,
         options=opts.to_dict(),
@@ -154,7 +154,7 @@ def seat_join(
         position = free[0]
     elif position not in free:
         raise TableError("seat_taken", "That seat is taken.")
-    return Seat.objects.create(
+    seat: Seat = Seat.objects.create(
         table=table,
         position=position,
         team=_team_of(opts, position),
@@ -162,6 +162,7 @@ def seat_join(
         bot_level=bot_level,
         simulated=simulated,
     )
+    return seat
 
 
 @transaction.atomic
@@ -278,7 +279,8 @@ def table_act(
         action=engine.action_to_dict(parsed),
         fields=[],
     )
-    return table.seq
+    seq: int = table.seq
+    return seq
 
 
 @transaction.atomic

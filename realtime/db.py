@@ -16,4 +16,5 @@ def database_call(func: Callable[..., Any]) -> Callable[..., Any]:
     (``bench/ws_load.py``'s round-trip median grows about tenfold that way). Moves
     of one table are still ordered by its row lock (``select_for_update``).
     """
-    return database_sync_to_async(func, thread_sensitive=False)
+    wrapped: Callable[..., Any] = database_sync_to_async(func, thread_sensitive=False)
+    return wrapped
