@@ -7,11 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,58 +16,26 @@ import websockets
 from django.db import connection
 
 from games.models import Seat
+from ops.devservers import daphne_start
 from tests import tables
 from tests.support import database_url_of_tests, session_cookie
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture
 def server(tmp_path: Path, transactional_db) -> Iterator[tuple[str, Path]]:
-    """``config.serve`` on the tests' database; its base URL and its log."""
+    """``config.serve`` on the tests' database; its host:port and its log."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
         env.pop("DATABASE_URL", None)
     else:
         env["DATABASE_URL"] = database_url_of_tests()
-    port = _free_port()
     log = tmp_path / "daphne.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
-            + ["config.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://{url}/healthz", timeout=2):
-                break
-        except OSError as exc:
-            if getattr(exc, "code", None) == 503:
-                break
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.2)
-    yield url, log
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    daphne = daphne_start(env, log=log)
+    yield f"127.0.0.1:{daphne.port}", log
+    daphne.stop()
 
 
 async def _open(url: str, path: str, cookie: str | None):
