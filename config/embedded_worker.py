@@ -23,7 +23,7 @@ _worker: object | None = None
 
 def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
     """Start the in-process worker once per process and return it."""
-    global _worker  # noqa: PLW0603 - one worker per process
+    global _worker
     with _lock:
         if _worker is not None:
             return _worker

@@ -133,7 +133,7 @@ def celery_worker_start(
         env,
         log,
     )
-    probe = subprocess.run(  # noqa: S603 - our own interpreter and module
+    probe = subprocess.run(
         [sys.executable, "-c", _PING.format(name=name, timeout=timeout)],
         cwd=ROOT,
         env=env,
