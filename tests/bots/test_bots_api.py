@@ -19,7 +19,7 @@ from games.engine import (
 )
 from games.engine.tiles import tile_id
 from tests.bots.helpers import advance
-from tests.engine.helpers import play, rig
+from tests.support.positions import play, rig
 
 
 def _claim_position():  # type: ignore[no-untyped-def]
