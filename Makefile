@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test migrate demo lint run-distributed clean
+.PHONY: run test install install-test migrate demo lint fmt run-distributed clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,11 +39,17 @@ test: install-test
 	$(BIN)/pytest -m "not e2e"
 	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 
+## Checks that change nothing (also the hooks of .pre-commit-config.yaml).
 lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+
+## Format the tree and apply ruff's safe fixes.
+fmt: install-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 ## The distributed platform from platform/Procfile (needs DATABASE_URL and REDIS_URL).
 run-distributed: install

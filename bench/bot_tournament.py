@@ -44,9 +44,9 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import LEVELS, Bot, bot_for  # noqa: E402
-from games.bots.machine import measure_speed  # noqa: E402
-from games.engine import (  # noqa: E402
+from games.bots import LEVELS, Bot, bot_for
+from games.bots.machine import measure_speed
+from games.engine import (
     Options,
     State,
     apply,
@@ -56,7 +56,7 @@ from games.engine import (  # noqa: E402
     options_for,
     view,
 )
-from games.engine.options import rules_for  # noqa: E402
+from games.engine.options import rules_for
 
 J = TypeVar("J")
 

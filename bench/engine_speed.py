@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import (  # noqa: E402
+from games.engine import (
     apply,
     current_seat,
     legal_actions,

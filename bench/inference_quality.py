@@ -33,11 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import bot_for, inference  # noqa: E402
-from games.bots.board import hand_mask  # noqa: E402
-from games.bots.knowledge import knowledge_of  # noqa: E402
-from games.bots.line_search import deal_masks  # noqa: E402
-from games.engine import (  # noqa: E402
+from games.bots import bot_for, inference
+from games.bots.board import hand_mask
+from games.bots.knowledge import knowledge_of
+from games.bots.line_search import deal_masks
+from games.engine import (
     apply,
     current_seat,
     legal_actions,
@@ -45,8 +45,8 @@ from games.engine import (  # noqa: E402
     options_for,
     view,
 )
-from games.engine.options import rules_for  # noqa: E402
-from games.engine.tiles import bits  # noqa: E402
+from games.engine.options import rules_for
+from games.engine.tiles import bits
 
 Position = tuple[dict[str, Any], int]  # seat 0's view, seat 1's true hand
 

@@ -36,19 +36,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bot_tournament import (  # noqa: E402
+from bench.bot_tournament import (
     Tally,
     play_hand,
     pooled,
     seed_batches,
     win_rate,
 )
-from games.bots.common import safe_choose  # noqa: E402
-from games.bots.easy import random_move  # noqa: E402
-from games.bots.knowledge import knowledge_of  # noqa: E402
-from games.bots.medium import MediumBot, ranked_plays  # noqa: E402
-from games.bots.sampling import sample_state  # noqa: E402
-from games.engine import (  # noqa: E402
+from games.bots.common import safe_choose
+from games.bots.easy import random_move
+from games.bots.knowledge import knowledge_of
+from games.bots.medium import MediumBot, ranked_plays
+from games.bots.sampling import sample_state
+from games.engine import (
     Action,
     State,
     apply,
@@ -57,8 +57,8 @@ from games.engine import (  # noqa: E402
     options_for,
     view,
 )
-from games.engine.actions import PLAY  # noqa: E402
-from games.engine.options import rules_for  # noqa: E402
+from games.engine.actions import PLAY
+from games.engine.options import rules_for
 
 _MEDIUM = MediumBot()
 _LIVE = ("play", "claim", "close")

@@ -32,18 +32,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bot_tournament import (  # noqa: E402
+from bench.bot_tournament import (
     Tally,
     play_hand,
     pooled,
     seed_batches,
     win_rate,
 )
-from games.bots import model_search as model_search_module  # noqa: E402
-from games.bots.knowledge import Knowledge  # noqa: E402
-from games.engine import State, options_for  # noqa: E402
-from games.engine.options import rules_for  # noqa: E402
-from games.engine.variants import LINE, STOCK_NONE  # noqa: E402
+from games.bots import model_search as model_search_module
+from games.bots.knowledge import Knowledge
+from games.engine import State, options_for
+from games.engine.options import rules_for
+from games.engine.variants import LINE, STOCK_NONE
 
 _truth: list[State] = []  # the state of the decision being made (one per process)
 

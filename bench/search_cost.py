@@ -28,10 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots.hard import MAX_CANDIDATES  # noqa: E402
-from games.bots.machine import WORK_UNITS, search_for  # noqa: E402
-from games.bots.medium import ranked_plays  # noqa: E402
-from games.engine import (  # noqa: E402
+from games.bots.hard import MAX_CANDIDATES
+from games.bots.machine import WORK_UNITS, search_for
+from games.bots.medium import ranked_plays
+from games.engine import (
     Action,
     apply,
     current_seat,

@@ -127,7 +127,7 @@ class Stack:
 
 
 def stack_start(env: dict[str, str], log_dir: Path) -> Stack:
-    from ops.devservers import celery_worker_start, daphne_start
+    from tests.support.servers import celery_worker_start, daphne_start
 
     log_dir.mkdir(parents=True, exist_ok=True)
     stack = Stack(url="", pids={})

@@ -4,22 +4,23 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
 from economy import services
 from economy.errors import EconomyError
 from economy.forms import CorrectionForm
 from economy.models import Account, Boost, Entry, Transaction, XpAward
+from economy.views import SignedInRequest
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 
@@ -30,10 +31,10 @@ class EntryInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 
@@ -52,7 +53,7 @@ class TransactionAdmin(ReadOnlyAdmin):
     inlines = [EntryInline]
     change_list_template = "economy/admin/transaction_changelist.html"
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         extra = [
             path(
                 "correct/",
@@ -62,7 +63,7 @@ class TransactionAdmin(ReadOnlyAdmin):
         ]
         return extra + super().get_urls()
 
-    def correct_view(self, request: HttpRequest) -> HttpResponse:
+    def correct_view(self, request: SignedInRequest) -> HttpResponse:
         """Post a correcting transaction with a reason (superusers or ledger.add)."""
         if not (
             request.user.is_superuser

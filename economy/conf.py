@@ -45,7 +45,10 @@ def entry_fees() -> frozenset[int]:
 
 
 def online_rewards() -> dict[str, list[tuple[int, int]]]:
-    return getattr(settings, "ECONOMY_ONLINE_REWARDS", DEFAULT_ONLINE_REWARDS)
+    rates: dict[str, list[tuple[int, int]]] = getattr(
+        settings, "ECONOMY_ONLINE_REWARDS", DEFAULT_ONLINE_REWARDS
+    )
+    return rates
 
 
 def friend_percent() -> int:

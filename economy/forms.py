@@ -1,6 +1,7 @@
 """The operator's correction form (Django admin)."""
 
 import secrets
+from typing import Any
 
 from django import forms
 
@@ -23,13 +24,13 @@ class CorrectionForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
     nonce = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("nonce", secrets.token_urlsafe(16))
 
     def clean_amount(self) -> int:
-        amount = self.cleaned_data["amount"]
+        amount: int = self.cleaned_data["amount"]
         if amount == 0:
             raise forms.ValidationError("A correction of zero coins changes nothing.")
         return amount

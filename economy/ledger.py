@@ -129,7 +129,7 @@ def _marks(count: int, mark: str = "%s") -> str:
     return ", ".join([mark] * count)
 
 
-def _accounts_locked(condition: str, params: Sequence[object]) -> list[Account]:
+def _accounts_locked(condition: str, params: Sequence[Any]) -> list[Account]:
     """Lock the wallets and escrows matching ``condition`` (SQL), in lock order.
 
     One ``SELECT … ORDER BY … FOR UPDATE``: PostgreSQL locks the rows as they leave
@@ -179,7 +179,12 @@ def escrow_wallets_lock(
     )
     rows = _accounts_locked(condition, [key, *users, key])
     escrow = next((a for a in rows if a.kind == Account.Kind.ESCROW), None)
-    return escrow, {a.user_id: a for a in rows if a.kind == Account.Kind.WALLET}
+    wallets = {
+        a.user_id: a
+        for a in rows
+        if a.kind == Account.Kind.WALLET and a.user_id is not None
+    }
+    return escrow, wallets
 
 
 def escrow_ensure(*, table_ref: str) -> None:
@@ -214,6 +219,37 @@ def transaction_existing(*, key: str, fingerprint: str) -> Transaction | None:
 _ESCROW_SETTABLE = ("state", "entry_fee")
 
 
+def _legs_check(legs: Sequence[Leg]) -> None:
+    """Raise unless the legs are non-zero whole amounts on distinct accounts that
+    sum to zero and leave no tracked balance negative."""
+    if len(legs) < 2:
+        raise InvalidInput("a transaction needs at least two entries")
+    seen: set[int] = set()
+    for account, amount in legs:
+        if type(amount) is not int or amount == 0:
+            raise InvalidAmount(f"an entry must be a non-zero whole number: {amount!r}")
+        if account.pk in seen:
+            raise InvalidInput(f"account {account.key} appears twice")
+        seen.add(account.pk)
+    if sum(amount for _, amount in legs) != 0:
+        raise InvalidInput("the entries of a transaction must sum to zero")
+    for account, amount in legs:
+        if account.balance is not None and account.balance + amount < 0:
+            raise InsufficientFunds(
+                f"{account.key} holds {account.balance} coins, {-amount} needed"
+            )
+
+
+def _escrow_of(legs: Sequence[Leg], escrow_set: dict[str, object]) -> Account:
+    """The one escrow of ``legs``, which ``escrow_set`` writes to."""
+    if unknown := set(escrow_set) - set(_ESCROW_SETTABLE):
+        raise InvalidInput(f"cannot set {sorted(unknown)} on an escrow")
+    escrows = [a for a, _ in legs if a.kind == Account.Kind.ESCROW]
+    if len(escrows) != 1:
+        raise InvalidInput("escrow_set needs exactly one escrow in the legs")
+    return escrows[0]
+
+
 def ledger_post(
     *,
     key: str,
@@ -244,30 +280,11 @@ def ledger_post(
     """
     if not key or len(key) > 200:
         raise InvalidInput("a transaction needs a key of 1 to 200 characters")
-    if len(legs) < 2:
-        raise InvalidInput("a transaction needs at least two entries")
-    seen: set[int] = set()
-    for account, amount in legs:
-        if type(amount) is not int or amount == 0:
-            raise InvalidAmount(f"an entry must be a non-zero whole number: {amount!r}")
-        if account.pk in seen:
-            raise InvalidInput(f"account {account.key} appears twice")
-        seen.add(account.pk)
-    if sum(amount for _, amount in legs) != 0:
-        raise InvalidInput("the entries of a transaction must sum to zero")
-    for account, amount in legs:
-        if account.balance is not None and account.balance + amount < 0:
-            raise InsufficientFunds(
-                f"{account.key} holds {account.balance} coins, {-amount} needed"
-            )
-    escrow = None
+    _legs_check(legs)
+    escrow_changes: list[tuple[Account, str, object]] = []
     if escrow_set:
-        if unknown := set(escrow_set) - set(_ESCROW_SETTABLE):
-            raise InvalidInput(f"cannot set {sorted(unknown)} on an escrow")
-        escrows = [a for a, _ in legs if a.kind == Account.Kind.ESCROW]
-        if len(escrows) != 1:
-            raise InvalidInput("escrow_set needs exactly one escrow in the legs")
-        escrow = escrows[0]
+        escrow = _escrow_of(legs, escrow_set)
+        escrow_changes = [(escrow, name, value) for name, value in escrow_set.items()]
     created_at = timezone.now()
     fields = {
         "key": key,
@@ -279,7 +296,7 @@ def ledger_post(
         "operator_id": operator_id,
         "created_at": connection.ops.adapt_datetimefield_value(created_at),
     }
-    tracked = [(a, amount) for a, amount in legs if a.balance is not None]
+    tracked = [(a, a.balance, amount) for a, amount in legs if a.balance is not None]
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {TRANSACTIONS} ({', '.join(fields)}) "  # noqa: S608
@@ -301,20 +318,20 @@ def ledger_post(
             # with the escrow's other changes.
             cases = " ".join(["WHEN %s THEN %s"] * len(tracked))
             sets = [f"balance = balance + CASE id {cases} END"]
-            params: list[object] = [v for a, amount in tracked for v in (a.pk, amount)]
-            for name, value in (escrow_set or {}).items():
+            params: list[Any] = [v for a, _, amount in tracked for v in (a.pk, amount)]
+            for target, name, value in escrow_changes:
                 sets.append(f"{name} = CASE WHEN id = %s THEN %s ELSE {name} END")
-                params += [escrow.pk, value]
-            ids = [a.pk for a, _ in tracked]
+                params += [target.pk, value]
+            ids = [a.pk for a, _, _ in tracked]
             cursor.execute(
                 f"UPDATE {ACCOUNTS} SET {', '.join(sets)} "  # noqa: S608
                 f"WHERE id IN ({_marks(len(ids))})",
                 [*params, *ids],
             )
-    for account, amount in tracked:
-        account.balance += amount
-    for name, value in (escrow_set or {}).items():
-        setattr(escrow, name, value)
+    for account, balance, amount in tracked:
+        account.balance = balance + amount
+    for target, name, value in escrow_changes:
+        setattr(target, name, value)
     values = {**fields, "id": tx_id, "created_at": created_at}
     names = [f.attname for f in Transaction._meta.concrete_fields]
     return Transaction.from_db(connection.alias, names, [values[n] for n in names])

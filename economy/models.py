@@ -7,6 +7,8 @@ their entries; the mint and the shop are hot, so they keep none (``balance`` is 
 and their balance is the sum of their entries.
 """
 
+from typing import Any, NoReturn
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -107,12 +109,12 @@ class Transaction(models.Model):
     def __str__(self) -> str:
         return self.key
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise LedgerImmutable("a posted transaction cannot be changed")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise LedgerImmutable("a posted transaction cannot be deleted")
 
 
@@ -142,12 +144,12 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.amount:+d} on {self.account_id} in {self.transaction_id}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise LedgerImmutable("a posted entry cannot be changed")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise LedgerImmutable("a posted entry cannot be deleted")
 
 

@@ -74,6 +74,8 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
         if escrow is None:
             escrow_ensure(table_ref=table_ref)
         escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
+        if escrow is None:
+            raise PotNotFound(f"table {table_ref} has no pot")
     key = f"entry:{table_ref}:{user_id}"
     fingerprint = fingerprint_of(
         {"kind": "entry", "table": table_ref, "user": user_id, "amount": amount}
@@ -199,7 +201,7 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
     if strangers := [uid for k, uid in entry_keys.items() if k not in found]:
         raise InvalidInput(f"user(s) {strangers} did not pay into pot {table_ref}")
-    total = escrow.balance
+    total = escrow.balance or 0  # an escrow always keeps a balance
     share, remainder = divmod(total, len(winners))
     legs = [(escrow, -total)]
     for index, uid in enumerate(winners):

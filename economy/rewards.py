@@ -102,7 +102,9 @@ def reward_base(*, mode: str, shape: str, position: int) -> tuple[int, int, int]
 
 def boosted(amount: int, percents: Sequence[int]) -> int:
     """``amount`` times every percent factor, rounded down once."""
-    return amount * prod(percents) // 100 ** len(percents)
+    factor: int = prod(percents)
+    scale: int = 100 ** len(percents)
+    return amount * factor // scale
 
 
 def boost_percents(*, user_ids: Sequence[int], at: datetime) -> dict[int, list[int]]:
@@ -165,8 +167,8 @@ def table_rewards_pay(
     if mode == "practice":
         return []
     at = at or timezone.now()
-    humans = [p for p in placings if p.user_id is not None]
-    wallet_ids = wallets_ensure(user_ids=[p.user_id for p in humans])
+    human_ids = [p.user_id for p in placings if p.user_id is not None]
+    wallet_ids = wallets_ensure(user_ids=human_ids)
     wallets = accounts_lock(account_ids=wallet_ids.values())
     mint = system_account(kind=Account.Kind.MINT)
     lines = rewards_compute(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Sum
@@ -78,8 +79,11 @@ def pot_state(*, table_ref: str) -> str | None:
     )
 
 
-def wallet_history(*, user_id: int, page: int | str = 1) -> Page:
-    """One page (50 lines, newest first) of the wallet's transactions."""
+def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
+    """One page (50 lines, newest first) of the wallet's transactions.
+
+    The page's ``object_list`` holds :class:`HistoryLine` rows, not entries.
+    """
     entries = (
         Entry.objects.filter(
             account__kind=Account.Kind.WALLET, account__user_id=user_id
@@ -87,7 +91,7 @@ def wallet_history(*, user_id: int, page: int | str = 1) -> Page:
         .select_related("transaction")
         .order_by("-transaction_id")
     )
-    result = Paginator(entries, HISTORY_PAGE_SIZE).get_page(page)
+    result: Page[Any] = Paginator(entries, HISTORY_PAGE_SIZE).get_page(page)
     labels = dict(Transaction.Kind.choices)
     url = conf.table_url()
     result.object_list = [

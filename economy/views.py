@@ -4,6 +4,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -13,8 +14,14 @@ from economy import conf, selectors, services
 from economy.errors import EconomyError
 
 
+class SignedInRequest(HttpRequest):
+    """A request that ``login_required`` let through: its user is signed in."""
+
+    user: User
+
+
 @login_required
-def wallet(request: HttpRequest) -> HttpResponse:
+def wallet(request: SignedInRequest) -> HttpResponse:
     user_id = request.user.pk
     return render(
         request,
@@ -34,7 +41,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def daily_bonus(request: HttpRequest) -> HttpResponse:
+def daily_bonus(request: SignedInRequest) -> HttpResponse:
     try:
         posted = services.daily_bonus_claim(user_id=request.user.pk)
     except EconomyError as exc:
@@ -46,7 +53,7 @@ def daily_bonus(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def shop(request: HttpRequest) -> HttpResponse:
+def shop(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "economy/shop.html",
@@ -62,7 +69,7 @@ def shop(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def shop_buy(request: HttpRequest) -> HttpResponse:
+def shop_buy(request: SignedInRequest) -> HttpResponse:
     try:
         boost = services.shop_buy(
             user_id=request.user.pk,

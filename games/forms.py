@@ -8,7 +8,7 @@ field at fault.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -17,12 +17,15 @@ from games.engine import VARIANTS
 from games.models import Seat
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
+
 MAX_BOTS = max(max(spec.seats) for spec in VARIANTS.values()) - 1
 ALL_TARGETS = sorted({t for spec in VARIANTS.values() for t in spec.targets})
 ALL_SETS = sorted({s for spec in VARIANTS.values() for s in spec.sets})
 ALL_SEATS = sorted({n for spec in VARIANTS.values() for n in spec.seats})
 # Rule options a variant may let a room choose (``VariantSpec.choices``).
-CHOICE_LABELS: dict[str, tuple[str, dict[Any, str]]] = {
+CHOICE_LABELS: dict[str, tuple[_StrOrPromise, dict[Any, _StrOrPromise]]] = {
     "tiles_per_seat": (
         _("Tiles each"),
         {5: _("5 tiles each"), 7: _("7 tiles each")},
@@ -113,7 +116,7 @@ class PlayForm(forms.Form):
         return [self[name] for name in CHOICE_LABELS]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         spec = VARIANTS.get(data.get("variant", ""))
         seats = data.get("seats")
         if spec is None or seats is None:

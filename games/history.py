@@ -18,7 +18,7 @@ class HandRecord:
 
 
 def _describe(event: dict[str, Any]) -> str:
-    kind = event.get("type", "")
+    kind: str = event.get("type", "")
     tile = event.get("tile")
     tile_txt = f"{tile[0]}-{tile[1]}" if isinstance(tile, list) else ""
     if kind == "played":
@@ -64,7 +64,7 @@ def table_hands(*, table: Table) -> list[HandRecord]:
                     "seat": seat,
                     "who": (
                         who.user.username
-                        if who and who.user_id
+                        if who and who.user
                         else f"Computer ({who.bot_level})"
                         if who
                         else "server"
@@ -98,7 +98,7 @@ def table_log_export(*, table: Table) -> dict[str, Any]:
             {
                 "position": s.position,
                 "team": s.team,
-                "player": s.user.username if s.user_id else None,
+                "player": s.user.username if s.user else None,
                 "bot": s.bot_level or None,
                 "place": s.place,
                 "score": s.score,

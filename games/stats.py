@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games.models import Seat, Table
 
@@ -13,7 +13,7 @@ LEVELS = [level for level, _label in Seat.BotLevel.choices]
 LEVEL_RANK = {level: i for i, level in enumerate(LEVELS)}
 
 
-def practice_stats(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+def practice_stats(*, user: User) -> list[dict[str, Any]]:
     """``[{"level", "label", "played", "won"}]`` for easy, medium and hard.
 
     A finished practice table where the user sat counts once, under the highest

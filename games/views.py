@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +21,13 @@ from games.models import Table
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
+
+
+class SignedInRequest(HttpRequest):
+    """A request that ``login_required`` let through: its user is signed in."""
+
+    user: User
+
 
 ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 
@@ -37,7 +45,7 @@ def _form_error(form: PlayForm, err: TableError) -> None:
 
 
 @login_required
-def play(request: HttpRequest) -> HttpResponse:
+def play(request: SignedInRequest) -> HttpResponse:
     """GET: the practice form and statistics; POST: create the table and go to it."""
     if request.method == "POST":
         form = PlayForm(request.POST)
@@ -69,7 +77,7 @@ def play(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The live table: the page loads, then the socket brings every state."""
     table = get_object_or_404(Table, pk=table_id)
     seats = list(table.seats.select_related("user"))
@@ -98,7 +106,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     """A new practice table with the same options, computers and speed."""
     table = get_object_or_404(Table, pk=table_id, mode=Table.Mode.PRACTICE)
     seats = list(table.seats.all())
@@ -126,7 +134,7 @@ def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_history(request: SignedInRequest, table_id: int) -> HttpResponse:
     table = _ended_table(table_id)
     seats = table.seats.select_related("user")
     return render(
@@ -137,7 +145,7 @@ def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-def table_log_json(request: HttpRequest, table_id: int) -> JsonResponse:
+def table_log_json(request: SignedInRequest, table_id: int) -> JsonResponse:
     table = _ended_table(table_id)
     response = JsonResponse(table_log_export(table=table))
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'

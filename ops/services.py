@@ -17,4 +17,5 @@ def beacon_schedule(*, countdown: float) -> str:
 
 def beacon_state(*, token: str) -> str | None:
     """``scheduled``, ``fired``, or None for an unknown token."""
-    return cache.get(beacon_key(token))
+    state: str | None = cache.get(beacon_key(token))
+    return state

@@ -1,6 +1,7 @@
 """Template tags that show a player's economy on other apps' pages (the profile)."""
 
 from django import template
+from django.contrib.auth.base_user import AbstractBaseUser
 
 from economy import selectors
 
@@ -8,7 +9,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def economy_summary(user) -> dict[str, object]:
+def economy_summary(user: AbstractBaseUser) -> dict[str, object]:
     """``{% economy_summary player as eco %}``: balance, XP, level, boosts."""
     return {
         "balance": selectors.wallet_balance(user_id=user.pk),

@@ -17,8 +17,6 @@ from games.engine import (
     view,
 )
 
-LIVE = ("play", "claim", "close")
-
 
 def decide(bot: Bot, s: State, seat: int, rng: random.Random) -> Action | None:
     """``bot.decide`` (raising on a bug, unlike ``choose``), checked legal."""
@@ -59,15 +57,3 @@ def play_match(
             return s
         s = step(s, bots, rng)
     raise AssertionError("the match did not end")
-
-
-def advance(s: State, moves: int, seed: int) -> State:
-    """``moves`` random legal actions of the seat to move (stops at hand end)."""
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if s.phase not in LIVE:
-            break
-        seat = current_seat(s)
-        assert seat is not None
-        s = apply(s, seat, rng.choice(legal_actions(s, seat)))
-    return s

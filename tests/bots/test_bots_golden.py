@@ -9,7 +9,7 @@ import pytest
 from games.bots import HardBot, MediumBot
 from games.bots.common import Bot
 from games.engine import Action, State, apply, legal_actions, view
-from tests.engine.helpers import play, rig
+from tests.support.positions import play, rig
 
 SMART: list[Bot] = [MediumBot(), HardBot(budget_ms=20.0)]
 D6 = [(a, b) for b in range(7) for a in range(b + 1)]

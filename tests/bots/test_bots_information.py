@@ -25,7 +25,7 @@ from games.engine import (
     view,
 )
 from games.engine.tiles import tile_id
-from tests.bots.helpers import advance
+from tests.support.positions import advance
 
 POSITIONS = [
     (options_for("block", seats=2), 5),

@@ -27,7 +27,7 @@ from games.engine import (
 )
 from games.engine.options import rules_for
 from games.engine.tiles import DOUBLES_MASK, PIPS, TILE_HI, bits, tile_id
-from tests.engine.helpers import play, rig
+from tests.support.positions import play, rig
 
 SET_UPS = [
     options_for("block", seats=2),

@@ -20,7 +20,7 @@ from games.bots import (
     model_search,
 )
 from games.engine import current_seat, legal_actions, new_match, options_for, view
-from tests.bots.helpers import advance
+from tests.support.positions import advance
 
 
 def _position(variant: str, seed: int):  # type: ignore[no-untyped-def]

@@ -29,8 +29,7 @@ from games.engine import (
 from games.engine.options import Rules, rules_for
 from games.engine.state import DBL
 from games.engine.tiles import PAIRS, tile_id
-from tests.bots.helpers import advance
-from tests.engine.helpers import rig
+from tests.support.positions import advance, rig
 
 
 def _minimax(s: State, side: int, r: Rules, start: tuple[int, ...]) -> float:

@@ -21,8 +21,7 @@ from games.engine import (
     public_info,
     view,
 )
-
-from .helpers import play, rig
+from tests.support.positions import play, rig
 
 
 def test_nine_variants_with_their_forms() -> None:

@@ -17,8 +17,7 @@ from games.engine import (
 from games.engine.options import rules_for
 from games.engine.rules import _choose_opener
 from games.engine.tiles import NAMES, mask_pips, set_size, tile_id
-
-from .helpers import ends, mask, play, rig
+from tests.support.positions import ends, mask, play, rig
 
 CLAIM = Action.claim
 CONT = Action.continue_()

@@ -14,8 +14,7 @@ from games.engine import (
     parse_action,
     to_json,
 )
-
-from .helpers import play, rig
+from tests.support.positions import play, rig
 
 
 def _refused(s: State, seat: Any, action: Any, match: str | None) -> None:

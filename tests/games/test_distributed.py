@@ -18,8 +18,8 @@ import websockets
 from games.models import Table
 from games.replay import table_verify
 from games.services import seat_join, table_create, table_start
-from ops.devservers import celery_worker_start, daphne_start
 from tests.support import database_url_of_tests, session_cookie
+from tests.support.servers import celery_worker_start, daphne_start
 
 pytestmark = [
     pytest.mark.services,

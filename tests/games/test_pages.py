@@ -12,7 +12,7 @@ from games import engine
 from games.models import Seat, Table
 from games.services import table_practice_create
 from games.stats import practice_stats
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games.models import Seat, Table
 from games.results import seat_results
 from games.services import table_practice_create
 from games.sweep import tables_overdue_tick
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

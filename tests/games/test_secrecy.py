@@ -12,7 +12,7 @@ from games import engine
 from games.engine import tiles as engine_tiles
 from games.models import Table
 from games.services import table_practice_create
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,7 +23,7 @@ from games.services import (
     table_tick,
 )
 from games.signals import table_finished
-from tests.tables import drive, table_state, two_human_table
+from tests.support.tables import drive, table_state, two_human_table
 
 pytestmark = pytest.mark.django_db
 

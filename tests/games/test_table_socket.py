@@ -16,8 +16,7 @@ from config.asgi import application
 from games.models import Table, TableEvent
 from games.replay import table_verify
 from games.services import table_practice_create
-from tests import tables
-from tests.support import session_cookie
+from tests.support import session_cookie, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

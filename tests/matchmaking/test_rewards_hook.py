@@ -12,7 +12,7 @@ from games.services import (
     table_practice_create,
 )
 from games.signals import table_finished
-from tests.tables import drive, two_human_table
+from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
 

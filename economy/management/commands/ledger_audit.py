@@ -10,7 +10,7 @@ from economy.tasks import audit_report
 class Command(BaseCommand):
     help = "Check every invariant of the coin ledger; exit non-zero on any breach."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         started = time.perf_counter()
         breaches = audit_report()
         elapsed = time.perf_counter() - started

@@ -1,6 +1,6 @@
 """``manage.py table_verify <id> [<id> …]``: replay seed + log and compare."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Table
 from games.replay import ReplayMismatch, table_verify
@@ -11,10 +11,10 @@ class Command(BaseCommand):
         "Replay tables from their seed and move log and compare with the stored state."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("table_ids", nargs="+", type=int)
 
-    def handle(self, *args, table_ids, **options):
+    def handle(self, *args: object, table_ids: list[int], **options: object) -> None:
         failed = 0
         for table_id in table_ids:
             try:

@@ -1,4 +1,10 @@
-"""Helpers shared by test modules (fixtures live in conftest.py files)."""
+"""Helpers shared by test modules and benchmarks (fixtures live in conftest.py files).
+
+Here: the test database's URL and a signed-in session cookie, for servers and sockets.
+``positions``: engine positions, hand-built or reached by seeded play.
+``tables``: tables driven through their services, without sockets or a worker.
+``servers``: daphne and a Celery worker as subprocesses.
+"""
 
 from django.conf import settings
 from django.db import connection

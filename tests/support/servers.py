@@ -18,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
@@ -97,7 +97,7 @@ def daphne_start(
         if proc.poll() is not None:
             raise RuntimeError(f"daphne exited with {proc.returncode}")
         try:
-            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2):  # noqa: S310
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2):
                 return server
         except OSError as exc:
             # 503 still means it serves; HTTPError is an OSError with a code.
@@ -135,7 +135,7 @@ def celery_worker_start(
         env,
         log,
     )
-    probe = subprocess.run(  # noqa: S603 - our own interpreter and module
+    probe = subprocess.run(
         [sys.executable, "-c", _PING.format(name=name, timeout=timeout)],
         cwd=ROOT,
         env=env,
