@@ -168,7 +168,8 @@ def test_on_a_phone_the_main_button_is_in_view_at_hand_end(new_page):
     expect(button).to_have_text("Next hand")
     rect = button.bounding_box()
     assert rect is not None
-    assert 0 <= rect["y"] and rect["y"] + rect["height"] <= PHONE[1], rect
+    assert rect["y"] >= 0, rect
+    assert rect["y"] + rect["height"] <= PHONE[1], rect
     screenshot(page, "phone-hand-end-phone")
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     screenshot(page, "phone-hand-end-desktop")
