@@ -30,21 +30,28 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
     """Why a purchase of ``item`` was refused, for the player who tried it."""
     offer = conf.shop_items().get(item)
     if isinstance(exc, UnknownItem) or offer is None:
-        return gettext("The shop does not sell that item.")
+        return str(gettext("The shop does not sell that item."))
     if isinstance(exc, InsufficientFunds):
-        return gettext("You need %(n)s more coins for the %(item)s.") % {
-            "n": max(offer.price - balance, 1),
-            "item": item_name(item),
-        }
+        return str(
+            gettext("You need %(n)s more coins for the %(item)s.")
+            % {
+                "n": max(offer.price - balance, 1),
+                "item": item_name(item),
+            }
+        )
     if isinstance(exc, IdempotencyConflict):
-        return gettext("That purchase was already made; reload the shop to buy again.")
-    return gettext("The purchase did not go through; no coins were taken.")
+        return str(
+            gettext("That purchase was already made; reload the shop to buy again.")
+        )
+    return str(gettext("The purchase did not go through; no coins were taken."))
 
 
 def bonus_refusal(exc: EconomyError) -> str:
     """Why the daily bonus was refused."""
     if isinstance(exc, AlreadyClaimed):
-        return gettext(
-            "You already claimed today's bonus. The next one opens at 00:00 UTC."
+        return str(
+            gettext(
+                "You already claimed today's bonus. The next one opens at 00:00 UTC."
+            )
         )
-    return gettext("The daily bonus could not be paid; try again in a moment.")
+    return str(gettext("The daily bonus could not be paid; try again in a moment."))

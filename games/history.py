@@ -42,11 +42,11 @@ def tile_words(tile: Any) -> str:
 def end_words(end: str) -> str:
     """Where a tile went, as a player says it ("to open", "on the left")."""
     if end == ROOT:
-        return gettext("to open")
+        return str(gettext("to open"))
     if end in END_WORDS:
         return str(END_WORDS[end])
     double = end.split(":")[0].replace("-", DASH)
-    return gettext("beside the %(double)s") % {"double": double}
+    return str(gettext("beside the %(double)s") % {"double": double})
 
 
 def _describe(event: dict[str, Any]) -> str:
@@ -60,9 +60,11 @@ def _describe(event: dict[str, Any]) -> str:
         }
         if points:
             text += " " + gettext("(the ends make %(n)s)") % {"n": points}
-        return text
+        return str(text)
     if kind == "drew":
-        return gettext("drew %(tile)s") % {"tile": tile} if tile else gettext("drew")
+        return str(
+            gettext("drew %(tile)s") % {"tile": tile} if tile else gettext("drew")
+        )
     simple = {
         "passed": gettext("passed"),
         "claimed": gettext("claimed %(n)s") % {"n": points},
@@ -72,7 +74,7 @@ def _describe(event: dict[str, Any]) -> str:
         "closed": gettext("closed a double"),
         "abandoned": gettext("ended: nobody played for a day"),
     }
-    return simple.get(kind, kind.replace("_", " "))
+    return str(simple.get(kind, kind.replace("_", " ")))
 
 
 def table_hands(*, table: Table) -> list[HandRecord]:
@@ -125,7 +127,7 @@ def _hand_words(hand: HandRecord, names: dict[int, str]) -> None:
         return
     reason = result.get("reason")
     if reason == "out":
-        out = names.get(result.get("out_seat"), "")
+        out = names.get(int(result.get("out_seat") or 0), "")
         hand.summary = gettext("%(name)s went out.") % {"name": out}
     elif reason == "match_over":
         hand.summary = gettext("The match ended during this hand.")

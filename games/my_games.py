@@ -32,17 +32,20 @@ class GameRow:
 
 def _result_words(table: Table, mine: Seat, seats: list[Seat]) -> str:
     if table.status == Table.Status.CANCELLED:
-        return gettext("Abandoned")
+        return str(gettext("Abandoned"))
     if table.status != Table.Status.FINISHED:
         return gettext("In play") if table.status == Table.Status.PLAYING else ""
     if mine.forfeited:
-        return gettext("Left")
+        return str(gettext("Left"))
     if mine.place == 1:
-        return gettext("Won")
-    return gettext("Place %(place)s of %(count)s") % {
-        "place": mine.place,
-        "count": len(seats),
-    }
+        return str(gettext("Won"))
+    return str(
+        gettext("Place %(place)s of %(count)s")
+        % {
+            "place": mine.place,
+            "count": len(seats),
+        }
+    )
 
 
 def _row(table: Table, user_id: int) -> GameRow:

@@ -25,10 +25,13 @@ def seat_display_name(seat: Seat) -> str:
     if seat.user_id is not None and seat.user is not None:
         return str(seat.user.get_username())
     level = LEVEL_WORDS.get(seat.bot_level, seat.bot_level)
-    return gettext("Computer %(number)s · %(level)s") % {
-        "number": seat.position + 1,
-        "level": level,
-    }
+    return str(
+        gettext("Computer %(number)s · %(level)s")
+        % {
+            "number": seat.position + 1,
+            "level": level,
+        }
+    )
 
 
 def variant_title(variant: str) -> str:
@@ -39,7 +42,10 @@ def variant_title(variant: str) -> str:
 
 def table_title(table: Table) -> str:
     """How players name a table: "All Fives · table 3"."""
-    return gettext("%(variant)s · table %(id)s") % {
-        "variant": variant_title(table.variant),
-        "id": table.pk,
-    }
+    return str(
+        gettext("%(variant)s · table %(id)s")
+        % {
+            "variant": variant_title(table.variant),
+            "id": table.pk,
+        }
+    )
