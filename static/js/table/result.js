@@ -1,6 +1,6 @@
 // Words for seats and events, and the end-of-hand breakdown.
 
-import { DASH, tileEl, tileLabel } from "./tiles.js";
+import { DASH, t, tileEl, tileLabel } from "./tiles.js";
 
 export function seatName(seats, position, you) {
   if (position === you) return "You";
@@ -14,19 +14,19 @@ function sideName(view, seats, side, you) {
 }
 
 const WHERE = {
-  root: "to open",
-  left: "on the left",
-  right: "on the right",
-  n: "on the north arm",
-  e: "on the east arm",
-  s: "on the south arm",
-  w: "on the west arm",
+  root: () => t("to open"),
+  left: () => t("on the left"),
+  right: () => t("on the right"),
+  n: () => t("on the north arm"),
+  e: () => t("on the east arm"),
+  s: () => t("on the south arm"),
+  w: () => t("on the west arm"),
 };
 
 /** Where a tile went, as a player says it. */
 function whereWords(end) {
-  if (WHERE[end]) return WHERE[end];
-  return `beside the ${String(end).split(":")[0].replace("-", DASH)}`;
+  if (WHERE[end]) return WHERE[end]();
+  return t("beside the %(double)s", { double: String(end).split(":")[0].replace("-", DASH) });
 }
 
 export function describeEvent(event, seats, you) {
@@ -135,11 +135,13 @@ export function handResultEl(view, seats, you) {
       .map((p, side) => {
         const total = p + claimed[side];
         if (!total) return null;
-        const parts = claimed[side] && p ? ` (${claimed[side]} during play, ${p} bonus)` : "";
+        const parts = claimed[side] && p ? ` ${t("(%(play)s during play, %(bonus)s bonus)", { play: claimed[side], bonus: p })}` : "";
         return `${sideName(view, seats, side, you)} +${total}${parts}`;
       })
       .filter(Boolean);
-    lines.append(el("li", "total", gained.length ? `This hand: ${gained.join(", ")}.` : "This hand: no points."));
+    lines.append(
+      el("li", "total", gained.length ? t("This hand: %(points)s.", { points: gained.join(", ") }) : t("This hand: no points.")),
+    );
   }
   box.append(lines);
   const totals = r.scores.map((s, side) => `${sideName(view, seats, side, you)} ${s}`).join(" · ");

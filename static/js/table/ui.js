@@ -1,7 +1,7 @@
 // The table page: renders the latest state frame and turns clicks, drags and keys
 // into one of the view's legal actions.
 
-import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
+import { DASH, sameTile, t, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, seatName } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
@@ -363,9 +363,9 @@ export class TableUI {
     const wide = !window.matchMedia("(max-width: 700px)").matches;
     if (spun) {
       board.classList.add("with-spinner");
-      const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": `Spinner ${tileLabel(layout.spinner)}, in the centre` },
+      const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": t("Spinner %(tile)s, in the centre", { tile: tileLabel(layout.spinner) }) },
         tileEl(layout.spinner, { orient: "v", label: false, extraClass: `spinner${this.lastClass(layout.spinner, lastBySeat)}` }),
-        el("span", { class: "arm-name", text: "spinner" }),
+        el("span", { class: "arm-name", text: t("spinner") }),
       );
       board.append(centre);
       for (const arm of spun) {
@@ -409,7 +409,7 @@ export class TableUI {
       return tileEl(tile, { orient: isDouble ? "v" : "h", extraClass: classes.join(" ") + this.lastClass(tile, lastBySeat) });
     });
     if (!tiles.length) {
-      tiles.push(el("span", { class: "arm-empty", text: arm.waiting ? "opens when both long sides are covered" : "empty" }));
+      tiles.push(el("span", { class: "arm-empty", text: arm.waiting ? t("opens when both long sides are covered") : t("empty") }));
     }
     const armEnds = arm.ends.map((id) => ends[id]).filter(Boolean);
     let items;
