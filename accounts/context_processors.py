@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 NAV = [
     ("play", _("Play")),
+    ("my-games", _("My games")),
     ("lobby", _("Lobby")),
     ("league", _("League")),
     ("wallet", _("Wallet")),

@@ -28,6 +28,7 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver", "[::1]"]
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "config.error_views.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
@@ -181,6 +182,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
+    "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)

@@ -64,8 +64,8 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     check_table_ref(table_ref)
     check_user_id(user_id)
     if type(amount) is not int or amount not in conf.entry_fees():
-        fees = sorted(conf.entry_fees())
-        raise InvalidAmount(f"an entry fee is one of {fees}, not {amount!r}")
+        fees = ", ".join(str(f) for f in sorted(conf.entry_fees()))
+        raise InvalidAmount(f"The entry fee is one of {fees} coins.")
     escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
     if escrow is None or user_id not in wallets:
         # A new pot or a new player: create what is missing, then lock. Nothing
@@ -82,9 +82,9 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     )
     try:
         if escrow.state != Account.State.OPEN:
-            raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+            raise PotClosed("This table's pot is closed: it takes no more entries.")
         if escrow.entry_fee not in (None, amount):
-            raise InvalidAmount(f"this pot takes entries of {escrow.entry_fee}")
+            raise InvalidAmount(f"This table's entry fee is {escrow.entry_fee} coins.")
         return ledger_post(
             key=key,
             kind=Transaction.Kind.ENTRY,

@@ -35,9 +35,11 @@ def shop_buy(
     check_user_id(user_id)
     offer = conf.shop_items().get(item)
     if offer is None:
-        raise UnknownItem(f"the shop sells {sorted(conf.shop_items())}, not {item!r}")
+        raise UnknownItem("The shop does not sell that item.")
     if not request_key or len(request_key) > 64:
-        raise InvalidInput("a purchase needs a request key of 1 to 64 characters")
+        raise InvalidInput(
+            "The purchase form had expired; reload the shop and try again."
+        )
     at = at or timezone.now()
     wallet_id = wallets_ensure(user_ids=[user_id])[user_id]
     wallet = accounts_lock(account_ids=[wallet_id])[wallet_id]

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from economy import conf, selectors, services
 from economy.errors import EconomyError
+from economy.player_messages import bonus_refusal, item_name, shop_refusal
 
 
 class SignedInRequest(HttpRequest):
@@ -45,7 +46,7 @@ def daily_bonus(request: SignedInRequest) -> HttpResponse:
     try:
         posted = services.daily_bonus_claim(user_id=request.user.pk)
     except EconomyError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, bonus_refusal(exc))
     else:
         amount = posted.entries.get(account__user_id=request.user.pk).amount
         messages.success(request, _("Daily bonus: +%(n)s coins.") % {"n": amount})
@@ -70,20 +71,22 @@ def shop(request: SignedInRequest) -> HttpResponse:
 @login_required
 @require_POST
 def shop_buy(request: SignedInRequest) -> HttpResponse:
+    item = request.POST.get("item", "")
     try:
         boost = services.shop_buy(
             user_id=request.user.pk,
-            item=request.POST.get("item", ""),
+            item=item,
             request_key=request.POST.get("nonce", ""),
         )
     except EconomyError as exc:
-        messages.error(request, str(exc))
+        balance = selectors.wallet_balance(user_id=request.user.pk)
+        messages.error(request, shop_refusal(exc, item=item, balance=balance))
     else:
         messages.success(
             request,
             _("Bought: %(item)s, active until %(end)s UTC.")
             % {
-                "item": boost.get_kind_display(),
+                "item": item_name(boost.kind),
                 "end": boost.ends_at.strftime("%Y-%m-%d %H:%M"),
             },
         )

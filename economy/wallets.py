@@ -72,7 +72,9 @@ def daily_bonus_claim(*, user_id: int, now: datetime | None = None) -> Transacti
     wallet_id = wallets_ensure(user_ids=[user_id])[user_id]
     accounts_lock(account_ids=[wallet_id])
     if Transaction.objects.filter(key=key).exists():
-        raise AlreadyClaimed("the daily bonus was already claimed today (UTC)")
+        raise AlreadyClaimed(
+            "You already claimed today's bonus. The next one opens at 00:00 UTC."
+        )
     return _mint_to_wallet(
         key=key,
         kind=Transaction.Kind.DAILY,

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import tile_pairs
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import ROOT, tile_pairs
 from games.models import Seat, Table, TableEvent
+from games.names import seat_display_name
 
 
 @dataclass
@@ -15,26 +19,62 @@ class HandRecord:
     moves: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     dealt: dict[int, list[list[int]]] = field(default_factory=dict)
+    summary: str = ""
+    revealed: list[tuple[str, str]] = field(default_factory=list)
+
+
+DASH = "\u2013"
+END_WORDS = {
+    "left": _("on the left"),
+    "right": _("on the right"),
+    "n": _("on the north arm"),
+    "e": _("on the east arm"),
+    "s": _("on the south arm"),
+    "w": _("on the west arm"),
+}
+
+
+def tile_words(tile: Any) -> str:
+    """A tile as players write it: "5–5"."""
+    return f"{tile[0]}{DASH}{tile[1]}" if isinstance(tile, list) else ""
+
+
+def end_words(end: str) -> str:
+    """Where a tile went, as a player says it ("to open", "on the left")."""
+    if end == ROOT:
+        return str(gettext("to open"))
+    if end in END_WORDS:
+        return str(END_WORDS[end])
+    double = end.split(":")[0].replace("-", DASH)
+    return str(gettext("beside the %(double)s") % {"double": double})
 
 
 def _describe(event: dict[str, Any]) -> str:
     kind: str = event.get("type", "")
-    tile = event.get("tile")
-    tile_txt = f"{tile[0]}-{tile[1]}" if isinstance(tile, list) else ""
+    tile = tile_words(event.get("tile"))
+    points = event.get("points")
     if kind == "played":
-        pts = event.get("points") or 0
-        return f"played {tile_txt} on {event.get('end')}" + (
-            f" (end-sum worth {pts})" if pts else ""
+        text = gettext("played %(tile)s %(where)s") % {
+            "tile": tile,
+            "where": end_words(str(event.get("end"))),
+        }
+        if points:
+            text += " " + gettext("(the ends make %(n)s)") % {"n": points}
+        return str(text)
+    if kind == "drew":
+        return str(
+            gettext("drew %(tile)s") % {"tile": tile} if tile else gettext("drew")
         )
-    if kind in {"drew", "drawn"}:
-        return f"drew {tile_txt}".strip()
-    if kind in {"passed", "pass"}:
-        return "passed"
-    if kind in {"claimed", "claim"}:
-        return f"claimed {event.get('points')}"
-    if kind == "muggins":
-        return f"called Muggins for {event.get('points')}"
-    return kind.replace("_", " ")
+    simple = {
+        "passed": gettext("passed"),
+        "claimed": gettext("claimed %(n)s") % {"n": points},
+        "declined": gettext("did not claim %(n)s") % {"n": points},
+        "muggins": gettext("called Muggins for %(n)s") % {"n": points},
+        "scored": gettext("scored %(n)s") % {"n": points},
+        "closed": gettext("closed a double"),
+        "abandoned": gettext("ended: nobody played for a day"),
+    }
+    return str(simple.get(kind, kind.replace("_", " ")))
 
 
 def table_hands(*, table: Table) -> list[HandRecord]:
@@ -62,13 +102,7 @@ def table_hands(*, table: Table) -> list[HandRecord]:
                 {
                     "seq": record.seq,
                     "seat": seat,
-                    "who": (
-                        who.user.username
-                        if who and who.user
-                        else f"Computer ({who.bot_level})"
-                        if who
-                        else "server"
-                    ),
+                    "who": seat_display_name(who) if who else gettext("the table"),
                     "actor": record.actor,
                     "text": _describe(event),
                 }
@@ -80,7 +114,28 @@ def table_hands(*, table: Table) -> list[HandRecord]:
             "reason": "match_over",
             "hands": [[list(p) for p in tile_pairs(mask)] for mask in held],
         }
+    names = {p: seat_display_name(s) for p, s in seats.items()}
+    for hand in hands:
+        _hand_words(hand, names)
     return hands
+
+
+def _hand_words(hand: HandRecord, names: dict[int, str]) -> None:
+    """Fill the hand's summary line and its revealed tiles with seat names."""
+    result = hand.result
+    if not result:
+        return
+    reason = result.get("reason")
+    if reason == "out":
+        out = names.get(int(result.get("out_seat") or 0), "")
+        hand.summary = gettext("%(name)s went out.") % {"name": out}
+    elif reason == "match_over":
+        hand.summary = gettext("The match ended during this hand.")
+    else:
+        hand.summary = gettext("Blocked.")
+    for position, tiles in enumerate(result.get("hands") or []):
+        shown = " ".join(tile_words(t) for t in tiles) or DASH
+        hand.revealed.append((names.get(position, str(position + 1)), shown))
 
 
 def table_log_export(*, table: Table) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from games import engine
 from games.groups import seat_group, watch_group
 from games.models import Seat, Table
+from games.names import seat_display_name
 
 
 def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
@@ -19,7 +20,7 @@ def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
         {
             "position": s.position,
             "team": s.team,
-            "name": s.user.username if s.user_id else f"Computer ({s.bot_level})",
+            "name": seat_display_name(s),
             "bot": s.bot_level or None,
             "simulated": s.simulated,
             "connected": s.connected or s.is_bot,

@@ -16,12 +16,15 @@ LEVEL_RANK = {level: i for i, level in enumerate(LEVELS)}
 def practice_stats(*, user: User) -> list[dict[str, Any]]:
     """``[{"level", "label", "played", "won"}]`` for easy, medium and hard.
 
-    A finished practice table where the user sat counts once, under the highest
-    level among its computer players; it is won when the user's seat placed first.
+    A practice table where the user sat counts once, under the highest level among
+    its computer players, when it finished or was abandoned after its start (left,
+    or expired idle): it is won only when the user's seat placed first, so leaving
+    a game that is going badly counts as a loss.
     """
     seats = Seat.objects.filter(
         table__mode=Table.Mode.PRACTICE,
-        table__status=Table.Status.FINISHED,
+        table__status__in=[Table.Status.FINISHED, Table.Status.CANCELLED],
+        table__started_at__isnull=False,
         table__seats__user=user,
     ).values_list("table_id", "user_id", "bot_level", "place")
     top: dict[int, int] = {}

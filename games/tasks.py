@@ -22,3 +22,13 @@ def sweep_overdue_task() -> None:
     done = tables_overdue_tick()
     if done:
         logger.warning("sweep ran %d overdue table jobs", done)
+
+
+@shared_task(name="games.practice_expire", ignore_result=True)
+def practice_expire_task() -> None:
+    """Cancel practice tables nobody has played for a day (closed tabs)."""
+    from games.expiry import practice_tables_expire  # appended task: own import
+
+    done = practice_tables_expire()
+    if done:
+        logger.info("abandoned %d idle practice tables", done)

@@ -4,6 +4,7 @@ from games import views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
+    path("games/", views.my_games, name="my-games"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="table-rematch"),
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),

@@ -18,6 +18,8 @@ from games.errors import TableError
 from games.forms import PlayForm
 from games.history import table_hands, table_log_export
 from games.models import Table
+from games.my_games import player_games
+from games.names import seat_display_name, table_title
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
@@ -35,7 +37,7 @@ ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 def _ended_table(table_id: int) -> Table:
     table = get_object_or_404(Table, pk=table_id)
     if table.status not in ENDED:
-        raise Http404("The history opens when the table has ended.")
+        raise Http404(_("The history opens when the game has ended."))
     return table
 
 
@@ -111,7 +113,7 @@ def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id, mode=Table.Mode.PRACTICE)
     seats = list(table.seats.all())
     if not any(s.user_id == request.user.pk for s in seats):
-        raise Http404("You did not play at this table.")
+        raise Http404(_("You did not play at this table."))
     if table.status not in ENDED:
         messages.error(request, _("Finish or leave this game before a rematch."))
         return redirect("table", table_id=table.pk)
@@ -140,8 +142,20 @@ def table_history(request: SignedInRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/history.html",
-        {"table": table, "seats": seats, "hands": table_hands(table=table)},
+        {
+            "table": table,
+            "title": table_title(table),
+            "seat_rows": [{"seat": s, "name": seat_display_name(s)} for s in seats],
+            "hands": table_hands(table=table),
+        },
     )
+
+
+@login_required
+def my_games(request: SignedInRequest) -> HttpResponse:
+    """The player's tables: live ones first with Resume, then results and history."""
+    page, rows = player_games(user=request.user, page=request.GET.get("page", 1))
+    return render(request, "games/my_games.html", {"page": page, "rows": rows})
 
 
 @login_required

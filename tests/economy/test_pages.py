@@ -79,7 +79,9 @@ def test_shop_buys_with_a_nonce_and_reports_errors(client, player):
     response = client.post(
         reverse("shop_buy"), {"item": "gold", "nonce": "other"}, follow=True
     )
-    assert "holds 100 coins" in response.content.decode()
+    page = response.content.decode()
+    assert "You need 400 more coins for the gold booster." in page
+    assert "wallet:" not in page and "holds 100 coins" not in page
 
 
 def test_profile_shows_level_xp_and_balance(client, player):

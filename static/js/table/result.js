@@ -1,6 +1,6 @@
 // Words for seats and events, and the end-of-hand breakdown.
 
-import { tileEl, tileLabel } from "./tiles.js";
+import { DASH, t, tileEl, tileLabel } from "./tiles.js";
 
 export function seatName(seats, position, you) {
   if (position === you) return "You";
@@ -13,11 +13,27 @@ function sideName(view, seats, side, you) {
   return members.map((p) => seatName(seats, p, you)).join(" & ");
 }
 
+const WHERE = {
+  root: () => t("to open"),
+  left: () => t("on the left"),
+  right: () => t("on the right"),
+  n: () => t("on the north arm"),
+  e: () => t("on the east arm"),
+  s: () => t("on the south arm"),
+  w: () => t("on the west arm"),
+};
+
+/** Where a tile went, as a player says it. */
+function whereWords(end) {
+  if (WHERE[end]) return WHERE[end]();
+  return t("beside the %(double)s", { double: String(end).split(":")[0].replace("-", DASH) });
+}
+
 export function describeEvent(event, seats, you) {
   const who = seatName(seats, event.seat, you);
   switch (event.type) {
     case "played":
-      return `${who} played ${tileLabel(event.tile)}${event.points ? ` (${event.points})` : ""}`;
+      return `${who} played ${tileLabel(event.tile)} ${whereWords(event.end)}${event.points ? ` (${event.points})` : ""}`;
     case "drew":
       return `${who} drew${event.tile ? ` ${tileLabel(event.tile)}` : ""}`;
     case "passed":
@@ -47,6 +63,19 @@ const ROUNDING = {
   nearest_5_total: "total rounded to the nearest 5",
   exact: "",
 };
+
+const SCORING_EVENTS = new Set(["claimed", "muggins", "scored"]);
+
+/** Points each side took during the hand's play (claims, Muggins, Fives' end-sums). */
+function handClaims(view) {
+  const sides = view.scores.map(() => 0);
+  for (const event of view.history || []) {
+    if (!SCORING_EVENTS.has(event.type) || !event.points) continue;
+    const side = view.side_of ? view.side_of[event.seat] : event.seat;
+    sides[side] += event.points;
+  }
+  return sides;
+}
 
 /** The breakdown of the hand that just ended: why, every hand, pips and points. */
 export function handResultEl(view, seats, you) {
@@ -101,10 +130,18 @@ export function handResultEl(view, seats, you) {
   const rounding = ROUNDING[r.rounding];
   if (rounding && (r.contributions || []).length) lines.append(el("li", "muted", `Hand bonus ${rounding}.`));
   if (!r.penalties) {
+    const claimed = handClaims(view);
     const gained = r.points
-      .map((p, side) => (p ? `${sideName(view, seats, side, you)} +${p}` : null))
+      .map((p, side) => {
+        const total = p + claimed[side];
+        if (!total) return null;
+        const parts = claimed[side] && p ? ` ${t("(%(play)s during play, %(bonus)s bonus)", { play: claimed[side], bonus: p })}` : "";
+        return `${sideName(view, seats, side, you)} +${total}${parts}`;
+      })
       .filter(Boolean);
-    lines.append(el("li", "total", gained.length ? `This hand: ${gained.join(", ")}.` : "This hand: no points."));
+    lines.append(
+      el("li", "total", gained.length ? t("This hand: %(points)s.", { points: gained.join(", ") }) : t("This hand: no points.")),
+    );
   }
   box.append(lines);
   const totals = r.scores.map((s, side) => `${sideName(view, seats, side, you)} ${s}`).join(" · ");

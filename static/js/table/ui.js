@@ -1,8 +1,22 @@
 // The table page: renders the latest state frame and turns clicks, drags and keys
 // into one of the view's legal actions.
 
-import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
+import { DASH, sameTile, t, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, seatName } from "./result.js";
+import { snake, spinnerArms } from "./board.js";
+import { Sounds, soundToggle } from "./sound.js";
+
+/** The last tile each seat played this hand, and the newest play of all. */
+function lastPlays(history) {
+  const bySeat = new Map();
+  let newest = null;
+  for (const event of history) {
+    if (event.type !== "played") continue;
+    bySeat.set(event.seat, event);
+    newest = event;
+  }
+  return { seats: [...bySeat.values()], newest };
+}
 
 const ERRORS = {
   stale_seq: "The table moved on before your move arrived — try again.",
@@ -61,7 +75,17 @@ export class TableUI {
       actions: root.querySelector("#actions"),
       hand: root.querySelector("#hand"),
     };
+    this.sounds = new Sounds();
+    soundToggle(document.getElementById("sound-toggle"), this.sounds);
+    this.seenPlays = null; // plays of the hand already shown (no animation for them)
+    this.handKeys = null; // tiles of the hand already shown
     window.setInterval(() => this.tickClocks(), 250);
+    // Rows snake to the board's width: lay them out again when it changes.
+    let resizing = null;
+    window.addEventListener("resize", () => {
+      window.clearTimeout(resizing);
+      resizing = window.setTimeout(() => this.frame && this.renderBoard(), 120);
+    });
     root.addEventListener("keydown", (event) => this.onKey(event));
   }
 
@@ -76,7 +100,36 @@ export class TableUI {
     }
     if (before?.view && view && before.view.hand_no !== view.hand_no) this.selected = null;
     if (view?.phase !== "match_over") this.showMatchResult = false;
+    const wasMyTurn = before ? this.isMyTurnIn(before) : false;
     this.render();
+    this.motion(before);
+    if (!wasMyTurn && this.isMyTurnIn(frame) && before) this.sounds.chime();
+  }
+
+  /** Animate (and click for) a tile played since the last frame; drop in drawn tiles. */
+  motion(before) {
+    const view = this.frame.view;
+    if (!view) return;
+    const plays = (view.history || []).filter((h) => h.type === "played").length;
+    const sameHand = before?.view && before.view.hand_no === view.hand_no;
+    if (sameHand && this.seenPlays !== null && plays > this.seenPlays) {
+      this.parts.board.querySelector(".tile.newest")?.classList.add("arrive");
+      this.sounds.click();
+    }
+    this.seenPlays = plays;
+    const keys = (view.hand || []).map((t) => tileKey(t));
+    if (sameHand && this.handKeys) {
+      for (const key of keys) {
+        if (!this.handKeys.includes(key)) this.parts.hand.querySelector(`[data-tile="${key}"]`)?.classList.add("arrive");
+      }
+    }
+    this.handKeys = keys;
+  }
+
+  isMyTurnIn(frame) {
+    const view = frame?.view;
+    return !!view && view.seat !== null && view.seat !== undefined && view.to_move === view.seat
+      && ["play", "claim", "close"].includes(view.phase) && (view.legal || []).length > 0;
   }
 
   error(frame) {
@@ -298,9 +351,8 @@ export class TableUI {
   renderBoard() {
     const view = this.frame.view;
     const board = this.parts.board;
-    const scrolls = {};
-    for (const row of board.querySelectorAll(".arm-tiles")) scrolls[row.dataset.arm] = row.scrollLeft;
     board.replaceChildren();
+    board.classList.remove("with-spinner");
     if (!view) return;
     const layout = view.layout;
     if (!layout.root) {
@@ -311,45 +363,72 @@ export class TableUI {
       return;
     }
     const ends = Object.fromEntries(layout.ends.map((e) => [e.id, e]));
-    const spinner = layout.spinner;
-    const history = view.history || [];
-    const lastPlay = [...history].reverse().find((h) => h.type === "played");
-    const lastEnd = lastPlay ? lastPlay.end : null;
-    for (const arm of layout.arms) {
-      const row = el("div", { class: `arm${arm.id === "line" ? " line" : ""}`, role: "group", "aria-label": `${armName(arm)} arm from ${tileLabel(arm.start)}` });
-      const head = el("div", { class: "arm-label" },
-        tileEl(arm.start, { orient: "v", label: false, extraClass: `mini${spinner && sameTile(spinner, arm.start) ? " spinner" : ""}${arm.id !== "line" && sameTile(arm.start, layout.root) && view.variant !== "fives" ? " hub" : ""}` }),
-        el("span", { class: "arm-name", text: arm.id === "line" ? `from ${tileLabel(arm.start)}` : `${armName(arm)} · ${tileLabel(arm.start)}` }),
+    const lastBySeat = lastPlays(view.history || []);
+    const spun = spinnerArms(layout);
+    const wide = !window.matchMedia("(max-width: 700px)").matches;
+    if (spun) {
+      board.classList.add("with-spinner");
+      const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": t("Spinner %(tile)s, in the centre", { tile: tileLabel(layout.spinner) }) },
+        tileEl(layout.spinner, { orient: "v", label: false, extraClass: `spinner${this.lastClass(layout.spinner, lastBySeat)}` }),
+        el("span", { class: "arm-name", text: t("spinner") }),
       );
-      const tiles = el("div", { class: "arm-tiles", tabindex: "-1", dataset: { arm: arm.id } });
-      const strip = el("div", { class: "strip" });
-      arm.tiles.forEach((tile, i) => {
-        const isDouble = tile[0] === tile[1];
-        const classes = [];
-        if (spinner && sameTile(spinner, tile) && isDouble) classes.push("spinner");
-        if (arm.id === "line" && sameTile(tile, layout.root) && i === arm.tiles.findIndex((t) => sameTile(t, layout.root))) classes.push("root");
-        if (lastPlay && sameTile(tile, lastPlay.tile)) classes.push("last");
-        strip.append(tileEl(tile, { orient: isDouble ? "v" : "h", extraClass: classes.join(" ") }));
-      });
-      if (!arm.tiles.length) strip.append(el("span", { class: "arm-empty", text: "empty" }));
-      tiles.append(strip);
-      const armEnds = arm.ends.map((id) => ends[id]).filter(Boolean);
-      row.append(head);
-      if (arm.id === "line" || armEnds.length > 1) {
-        const left = armEnds.find((e) => e.id === "left") || armEnds[0];
-        const right = armEnds.find((e) => e !== left);
-        row.append(left ? this.endButton(left, "left") : el("span", { class: "end none" }), tiles, right ? this.endButton(right, "right") : el("span", { class: "end none" }));
-      } else {
-        const end = armEnds[0];
-        row.append(el("span", { class: "end none" }), tiles, end ? this.endButton(end, "right") : el("span", { class: "end none" }));
+      board.append(centre);
+      for (const arm of spun) {
+        this.armRow(board, arm, ends, lastBySeat, { reverse: wide && arm.compass === "w", spinner: layout.spinner });
       }
-      board.append(row);
-      // Keep the newest tile in sight: a play on the left scrolls left, else right.
-      const previous = scrolls[arm.id];
-      if (arm.id === "line" && lastEnd === "left") tiles.scrollLeft = 0;
-      else if (arm.id === "line" && lastEnd !== "right" && previous !== undefined) tiles.scrollLeft = previous;
-      else tiles.scrollLeft = tiles.scrollWidth;
+      return;
     }
+    for (const arm of layout.arms) this.armRow(board, arm, ends, lastBySeat, {});
+  }
+
+  /** Classes marking the last tile each seat played, and the newest of all. */
+  lastClass(tile, lastBySeat) {
+    const hit = lastBySeat.seats.find((p) => sameTile(p.tile, tile));
+    if (!hit) return "";
+    const newest = lastBySeat.newest && sameTile(lastBySeat.newest.tile, tile);
+    return ` last by-seat-${hit.seat}${newest ? " newest" : ""}`;
+  }
+
+  armRow(board, arm, ends, lastBySeat, { reverse = false, spinner = null }) {
+    const view = this.frame.view;
+    const layout = view.layout;
+    const compass = arm.compass || arm.id;
+    const name = arm.id === "line" ? "Line" : END_NAMES[compass] ? END_NAMES[compass][0].toUpperCase() + END_NAMES[compass].slice(1) : armName(arm);
+    const row = el("div", {
+      class: `arm${arm.id === "line" ? " line" : ""}${spinner ? ` spin-arm arm-${compass}` : ""}${arm.waiting ? " waiting" : ""}`,
+      role: "group",
+      "aria-label": `${name} arm from ${tileLabel(arm.start)}`,
+    });
+    const hubClass = spinner ? " spinner" : arm.id !== "line" && sameTile(arm.start, layout.root) && view.variant !== "fives" ? " hub" : "";
+    const head = el("div", { class: "arm-label" },
+      // The spinner is drawn once, in the centre: its arms are labelled by name only.
+      spinner ? null : tileEl(arm.start, { orient: "v", label: false, extraClass: `mini${hubClass}` }),
+      el("span", { class: "arm-name", text: arm.id === "line" ? `from ${tileLabel(arm.start)}` : `${name} · ${tileLabel(arm.start)}` }),
+    );
+    const box = el("div", { class: "arm-tiles", dataset: { arm: arm.id } });
+    const tiles = arm.tiles.map((tile) => {
+      const isDouble = tile[0] === tile[1];
+      const classes = [];
+      if (layout.spinner && sameTile(layout.spinner, tile) && isDouble) classes.push("spinner");
+      if (arm.id === "line" && sameTile(tile, layout.root)) classes.push("root");
+      return tileEl(tile, { orient: isDouble ? "v" : "h", extraClass: classes.join(" ") + this.lastClass(tile, lastBySeat) });
+    });
+    if (!tiles.length) {
+      tiles.push(el("span", { class: "arm-empty", text: arm.waiting ? t("opens when both long sides are covered") : t("empty") }));
+    }
+    const armEnds = arm.ends.map((id) => ends[id]).filter(Boolean);
+    let items;
+    if (arm.id === "line") {
+      const left = armEnds.find((e) => e.id === "left");
+      const right = armEnds.find((e) => e.id === "right");
+      items = [left ? this.endButton(left, "left") : null, ...tiles, right ? this.endButton(right, "right") : null];
+    } else {
+      const end = armEnds[0];
+      items = [...tiles, end ? this.endButton(end, reverse ? "left" : "right") : null];
+    }
+    row.append(head, box);
+    board.append(row);
+    snake(box, items.filter(Boolean), { reverse });
   }
 
   renderStatus() {
@@ -374,10 +453,10 @@ export class TableUI {
     }
     const last = (view?.history || []).filter((h) => ["played", "drew", "passed", "claimed", "declined", "muggins", "closed"].includes(h.type)).slice(-3);
     const recent = last.map((h) => describeEvent(h, seats, this.frame.you)).filter(Boolean);
-    this.parts.status.replaceChildren(
-      el("span", { class: "now", text }),
-      recent.length ? el("span", { class: "recent", text: recent.join(" · ") }) : null,
-    );
+    // replaceChildren writes a null child as the text "null": pass only nodes.
+    const parts = [el("span", { class: "now", text })];
+    if (recent.length) parts.push(el("span", { class: "recent", text: recent.join(" · ") }));
+    this.parts.status.replaceChildren(...parts);
   }
 
   renderResult() {

@@ -1,0 +1,57 @@
+"""Refusals of the economy in a player's words: no account keys, request keys or reprs.
+
+The services' own messages name accounts and keys for operators and logs; what a
+player reads on the wallet and shop pages comes from here.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from economy import conf
+from economy.errors import (
+    AlreadyClaimed,
+    EconomyError,
+    IdempotencyConflict,
+    InsufficientFunds,
+    UnknownItem,
+)
+
+ITEM_NAMES = {"gold": _("gold booster"), "vip": _("VIP pass")}
+
+
+def item_name(code: str) -> str:
+    """A shop item as players call it ("VIP pass")."""
+    return str(ITEM_NAMES.get(code, _("that item")))
+
+
+def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
+    """Why a purchase of ``item`` was refused, for the player who tried it."""
+    offer = conf.shop_items().get(item)
+    if isinstance(exc, UnknownItem) or offer is None:
+        return str(gettext("The shop does not sell that item."))
+    if isinstance(exc, InsufficientFunds):
+        return str(
+            gettext("You need %(n)s more coins for the %(item)s.")
+            % {
+                "n": max(offer.price - balance, 1),
+                "item": item_name(item),
+            }
+        )
+    if isinstance(exc, IdempotencyConflict):
+        return str(
+            gettext("That purchase was already made; reload the shop to buy again.")
+        )
+    return str(gettext("The purchase did not go through; no coins were taken."))
+
+
+def bonus_refusal(exc: EconomyError) -> str:
+    """Why the daily bonus was refused."""
+    if isinstance(exc, AlreadyClaimed):
+        return str(
+            gettext(
+                "You already claimed today's bonus. The next one opens at 00:00 UTC."
+            )
+        )
+    return str(gettext("The daily bonus could not be paid; try again in a moment."))

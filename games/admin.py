@@ -1,0 +1,120 @@
+"""Tables, seats and the move log in the admin: read-only, with a Cancel action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.expiry import table_cancel
+from games.models import Seat, Table, TableEvent
+from games.names import seat_display_name
+
+
+class ReadOnly(admin.ModelAdmin):
+    """Nothing is edited here: the state changes only through the services."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = (
+        "position",
+        "name",
+        "team",
+        "connected",
+        "away",
+        "forfeited",
+        "place",
+        "score",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    @admin.display(description=gettext_lazy("player"))
+    def name(self, seat: Seat) -> str:
+        return seat_display_name(seat)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnly):
+    list_display = (
+        "pk",
+        "variant",
+        "mode",
+        "status",
+        "seq",
+        "created_at",
+        "finished_at",
+    )
+    list_filter = ("status", "mode", "variant")
+    search_fields = ("=id", "seats__user__username")
+    date_hierarchy = "created_at"
+    exclude = ("state", "seed")  # server-only secrets: the hands and the deal
+    inlines = [SeatInline]
+    actions = ["cancel_tables"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The change page opens read-only (view permission); actions need this off.
+        return False
+
+    @admin.action(
+        description=gettext_lazy("Cancel the selected tables (abandoned)"),
+        permissions=["view"],
+    )
+    def cancel_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        done = sum(
+            table_cancel(table_id=pk) for pk in queryset.values_list("pk", flat=True)
+        )
+        skipped = queryset.count() - done
+        messages.success(request, _("Cancelled %(n)s tables.") % {"n": done})
+        if skipped:
+            messages.warning(
+                request,
+                _("%(n)s had already ended and were left as they were.")
+                % {"n": skipped},
+            )
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnly):
+    list_display = (
+        "table",
+        "position",
+        "user",
+        "bot_level",
+        "connected",
+        "away",
+        "forfeited",
+        "place",
+    )
+    list_filter = ("bot_level", "forfeited", "away")
+    search_fields = ("user__username", "=table__id")
+    raw_id_fields = ("table", "user")
+
+
+@admin.register(TableEvent)
+class TableEventAdmin(ReadOnly):
+    list_display = ("table", "seq", "seat", "actor", "created_at")
+    list_filter = ("actor",)
+    search_fields = ("=table__id",)
+    raw_id_fields = ("table",)

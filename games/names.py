@@ -1,0 +1,51 @@
+"""The names players see for seats: the username, or a numbered computer player.
+
+A computer seat is called by its place at the table and its level ("Computer 2 ·
+easy", the style of seed 000), so every seat of a table has a distinct name on the
+table page, the result, the history and My games.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.models import Seat, Table
+
+LEVEL_WORDS = {
+    Seat.BotLevel.EASY: _("easy"),
+    Seat.BotLevel.MEDIUM: _("medium"),
+    Seat.BotLevel.HARD: _("hard"),
+}
+
+
+def seat_display_name(seat: Seat) -> str:
+    """The seat's player name, or "Computer <place at the table> · <level>"."""
+    if seat.user_id is not None and seat.user is not None:
+        return str(seat.user.get_username())
+    level = LEVEL_WORDS.get(seat.bot_level, seat.bot_level)
+    return str(
+        gettext("Computer %(number)s · %(level)s")
+        % {
+            "number": seat.position + 1,
+            "level": level,
+        }
+    )
+
+
+def variant_title(variant: str) -> str:
+    """A variant's display name ("All Fives"), or its id if it is unknown."""
+    spec = engine.VARIANTS.get(variant)
+    return str(spec.title) if spec else variant
+
+
+def table_title(table: Table) -> str:
+    """How players name a table: "All Fives · table 3"."""
+    return str(
+        gettext("%(variant)s · table %(id)s")
+        % {
+            "variant": variant_title(table.variant),
+            "id": table.pk,
+        }
+    )
