@@ -5,8 +5,8 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
 NAV = [
+    ("lobby", _("Play online")),
     ("play", _("Play")),
-    ("lobby", _("Lobby")),
     ("league", _("League")),
     ("wallet", _("Wallet")),
 ]

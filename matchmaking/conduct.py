@@ -141,3 +141,8 @@ def offences_on_table_finished(
             offence_record(user_id=user_id, table_id=table_id, kind="forfeit")
         elif runouts.get(result.position, 0) >= settings.MATCHMAKING_CLOCK_RUNOUTS:
             offence_record(user_id=user_id, table_id=table_id, kind="clock")
+
+
+def cooldown_warning_seen(*, user_id: int) -> None:
+    """The player has read the leavers' warning (or their cooldown's notice)."""
+    Cooldown.objects.filter(user_id=user_id).update(warning_seen=True)
