@@ -319,7 +319,8 @@ MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=6
 # Allowed rating gap in displayed points: at once, per second waited, at most.
 MATCHMAKING_RATING_GAP = (100.0, 20.0, 600.0)
 MATCHMAKING_CLOCK_SECONDS = 30
-MATCHMAKING_HAND_PAUSE_SECONDS = 15
+MATCHMAKING_HAND_PAUSE_SECONDS = env.int("MATCHMAKING_HAND_PAUSE_SECONDS", default=15)
+MATCHMAKING_BOT_SPEED = env.str("MATCHMAKING_BOT_SPEED", default="normal")
 MATCHMAKING_PROVISIONAL_TABLES = 10
 MATCHMAKING_PROVISIONAL_SIGMA = 6.5
 # Leavers: the first offence warns; then 5 min, x3 per further offence in 24 h.

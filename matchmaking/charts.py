@@ -26,8 +26,9 @@ def history_chart(values: Sequence[int]) -> Chart | None:
     low, high = min(values), max(values)
     span = max(1, high - low)
     step = (WIDTH - 2 * PAD) / (len(values) - 1)
+    scale = (HEIGHT - 2 * PAD) / span
     points = " ".join(
-        f"{PAD + i * step:.1f},{HEIGHT - PAD - (v - low) * (HEIGHT - 2 * PAD) / span:.1f}"
+        f"{PAD + i * step:.1f},{HEIGHT - PAD - (v - low) * scale:.1f}"
         for i, v in enumerate(values)
     )
     return Chart(points=points, low=low, high=high)

@@ -65,6 +65,7 @@ def table_seat_group(*, pool: Pool, members: Sequence[Member]) -> Table:
         options=pool.options,
         clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
         hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
+        bot_speed=settings.MATCHMAKING_BOT_SPEED,
     )
     users: dict[int, AbstractBaseUser] = get_user_model().objects.in_bulk(
         [m.user_id for m in members]
