@@ -5,9 +5,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
 NAV = [
+    ("lobby", _("Play online")),
     ("play", _("Play")),
     ("my-games", _("My games")),
-    ("lobby", _("Lobby")),
     ("league", _("League")),
     ("wallet", _("Wallet")),
 ]

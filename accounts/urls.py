@@ -5,4 +5,5 @@ from accounts import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("profile/", views.profile, name="profile"),
+    path("players/<str:username>/", views.player_profile, name="player-profile"),
 ]

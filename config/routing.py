@@ -4,8 +4,10 @@ from django.urls import path
 
 from accounts.consumers import PresenceConsumer
 from games.routing import websocket_urlpatterns as games_websockets
+from matchmaking.routing import websocket_urlpatterns as matchmaking_websockets
 
 websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),
     *games_websockets,
+    *matchmaking_websockets,
 ]

@@ -183,6 +183,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
+    "matchmaking-waves": {
+        "task": "matchmaking.waves",
+        "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
+    },
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)
@@ -294,3 +298,36 @@ STORAGES = {
 # Serve files straight from the apps' folders when nothing was collected (tests, dev).
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Matchmaking (RULES.md §4-§6)
+# ---------------------------------------------------------------------------
+# The online pools: one table shape each (variant preset, seats, partnership).
+MATCHMAKING_POOLS: list[dict[str, object]] = [
+    {"key": "block-2", "variant": "block", "seats": 2},
+    {"key": "draw-2", "variant": "draw", "seats": 2},
+    {"key": "draw-4p", "variant": "draw", "seats": 4, "partnership": True},
+    {"key": "all_fives-2", "variant": "all_fives", "seats": 2},
+    {"key": "all_fives-4p", "variant": "all_fives", "seats": 4, "partnership": True},
+    {"key": "fives-2", "variant": "fives", "seats": 2},
+    {"key": "catalan-4p", "variant": "catalan", "seats": 4, "partnership": True},
+    {"key": "spider-2", "variant": "spider", "seats": 2},
+]
+MATCHMAKING_WAVE_SECONDS = env.float("MATCHMAKING_WAVE_SECONDS", default=2.0)
+# Tables one wave seats at most; the next wave is queued at once when more could sit.
+MATCHMAKING_WAVE_MAX_TABLES = env.int("MATCHMAKING_WAVE_MAX_TABLES", default=50)
+MATCHMAKING_BACKFILL_SECONDS = env.float("MATCHMAKING_BACKFILL_SECONDS", default=15.0)
+# A search no lobby socket has held (connect or ping) this long is dropped.
+MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=60.0)
+# Allowed rating gap in displayed points: at once, per second waited, at most.
+MATCHMAKING_RATING_GAP = (100.0, 20.0, 600.0)
+MATCHMAKING_CLOCK_SECONDS = 30
+MATCHMAKING_HAND_PAUSE_SECONDS = env.int("MATCHMAKING_HAND_PAUSE_SECONDS", default=15)
+MATCHMAKING_BOT_SPEED = env.str("MATCHMAKING_BOT_SPEED", default="normal")
+MATCHMAKING_PROVISIONAL_TABLES = 10
+MATCHMAKING_PROVISIONAL_SIGMA = 6.5
+# Leavers: the first offence warns; then 5 min, x3 per further offence in 24 h.
+MATCHMAKING_CLOCK_RUNOUTS = 2
+MATCHMAKING_COOLDOWN_MINUTES = 5
+MATCHMAKING_COOLDOWN_FACTOR = 3
+MATCHMAKING_COOLDOWN_MAX_MINUTES = 24 * 60
+MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24

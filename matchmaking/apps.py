@@ -1,3 +1,5 @@
+"""Pools and waves, backfill with simulated players, ratings, leaver cooldowns."""
+
 from django.apps import AppConfig
 
 
@@ -6,8 +8,14 @@ class MatchmakingConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import table_finished
-        from matchmaking.receivers import rewards_on_table_finished
+        from matchmaking import receivers
 
         table_finished.connect(
-            rewards_on_table_finished, dispatch_uid="matchmaking.rewards"
+            receivers.rewards_on_table_finished, dispatch_uid="matchmaking.rewards"
+        )
+        table_finished.connect(
+            receivers.ratings_on_table_finished, dispatch_uid="matchmaking.ratings"
+        )
+        table_finished.connect(
+            receivers.conduct_on_table_finished, dispatch_uid="matchmaking.conduct"
         )

@@ -1,0 +1,79 @@
+"""Searches in the online pools, the per-pool wave lock and simulated players."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class PoolWave(models.Model):
+    """One row per pool; a wave holds its row lock, so two waves never overlap."""
+
+    pool = models.CharField(max_length=40, primary_key=True)
+    last_wave_at = models.DateTimeField(null=True, blank=True)
+    last_tables = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"wave lock of {self.pool}"
+
+
+class Search(models.Model):
+    """A player looking for a table in one pool, until seated, cancelled or dropped."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Searching")
+        SEATED = "seated", _("Seated")
+        CANCELLED = "cancelled", _("Cancelled")
+        DROPPED = "dropped", _("Dropped (no connection)")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="searches"
+    )
+    pool = models.CharField(max_length=40)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING
+    )
+    rating = models.FloatField(help_text="the displayed rating when the search began")
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(help_text="last time a lobby socket held it")
+    seated_table_id = models.PositiveBigIntegerField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["pool", "status", "rating"])]
+        constraints = [
+            # A player is in at most one pool at a time.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(status="waiting"),
+                name="search_one_waiting_per_user",
+            ),
+            # A search is seated at one table; a player once per table.
+            models.UniqueConstraint(
+                fields=["user", "seated_table_id"],
+                condition=Q(status="seated"),
+                name="search_seated_once_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="seated", seated_table_id__isnull=False)
+                | (~Q(status="seated") & Q(seated_table_id__isnull=True)),
+                name="search_seated_has_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"search {self.pk} of {self.user_id} in {self.pool} ({self.status})"
+
+
+class SimulatedPlayer(models.Model):
+    """The generated name of a simulated seat (a computer player, always labelled)."""
+
+    seat = models.OneToOneField(
+        "games.Seat", on_delete=models.CASCADE, related_name="simulated_player"
+    )
+    name = models.CharField(max_length=40)
+
+    def __str__(self) -> str:
+        return self.name

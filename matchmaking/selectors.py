@@ -1,0 +1,181 @@
+"""Matchmaking reads: pool counts, a player's search, live tables, ratings."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from statistics import median
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count
+from django.utils import timezone
+
+from games.models import Seat, Table
+from matchmaking.display import rating_label, rating_points, rating_provisional
+from matchmaking.models import Cooldown, Rating, RatingChange, Search
+from matchmaking.pools import Pool, pool_get, pools_all
+from matchmaking.services import gap_setting, live_table_of
+
+
+def pool_counts() -> list[dict[str, Any]]:
+    """Per pool: players waiting and people playing now."""
+    waiting = dict(
+        Search.objects.filter(status=Search.Status.WAITING)
+        .values("pool")
+        .annotate(n=Count("id"))
+        .values_list("pool", "n")
+    )
+    live = Table.objects.filter(mode=Table.Mode.ONLINE, status=Table.Status.PLAYING)
+    playing = dict(
+        Search.objects.filter(
+            status=Search.Status.SEATED, seated_table_id__in=live.values("pk")
+        )
+        .values("pool")
+        .annotate(n=Count("id"))
+        .values_list("pool", "n")
+    )
+    return [
+        {
+            "key": p.key,
+            "waiting": waiting.get(p.key, 0),
+            "playing": playing.get(p.key, 0),
+        }
+        for p in pools_all()
+    ]
+
+
+def pool_wait_estimate(*, pool: Pool, now: datetime) -> int:
+    """Seconds: the median wait of the pool's last seated searches (this hour)."""
+    rows = Search.objects.filter(
+        pool=pool.key,
+        status=Search.Status.SEATED,
+        ended_at__gt=now - timedelta(hours=1),
+    ).order_by("-ended_at")[:50]
+    waits = [(s.ended_at - s.started_at).total_seconds() for s in rows if s.ended_at]
+    if not waits:
+        return int(settings.MATCHMAKING_BACKFILL_SECONDS)
+    return max(1, round(median(waits)))
+
+
+def search_frame(*, user_id: int, now: datetime | None = None) -> dict[str, Any] | None:
+    """The player's current search as the lobby shows it, or None."""
+    now = now or timezone.now()
+    search = Search.objects.filter(
+        user_id=user_id, status=Search.Status.WAITING
+    ).first()
+    if search is None:
+        return None
+    pool = pool_get(search.pool)
+    waited = max(0.0, (now - search.started_at).total_seconds())
+    gap = gap_setting().allowed(waited)
+    return {
+        "pool": search.pool,
+        "title": pool.title if pool else search.pool,
+        "waited": int(waited),
+        "started_at": search.started_at.timestamp(),
+        "estimate": pool_wait_estimate(pool=pool, now=now) if pool else None,
+        "range": [round(search.rating - gap), round(search.rating + gap)],
+    }
+
+
+def cooldown_frame(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """The player's cooldown and whether the first-time warning is still to be seen."""
+    now = now or timezone.now()
+    row = Cooldown.objects.filter(user_id=user_id).first()
+    if row is None:
+        return {"until": None, "minutes": 0, "warning": False}
+    active = row.until is not None and row.until > now
+    return {
+        "until": row.until.timestamp() if active and row.until else None,
+        "minutes": row.minutes if active else 0,
+        "warning": row.warned and not row.warning_seen,
+    }
+
+
+def seat_name(seat: Seat) -> dict[str, Any]:
+    """A seat's shown name; simulated players carry their generated name."""
+    if seat.user_id is not None:
+        return {"name": seat.user.username, "computer": False}
+    simulated = getattr(seat, "simulated_player", None)
+    name = simulated.name if simulated is not None else seat.get_bot_level_display()
+    return {"name": str(name), "computer": True}
+
+
+def live_tables(*, limit: int = 20) -> list[dict[str, Any]]:
+    """Online tables being played now, newest first, for spectators."""
+    tables = (
+        Table.objects.filter(mode=Table.Mode.ONLINE, status=Table.Status.PLAYING)
+        .order_by("-started_at")
+        .prefetch_related("seats__user", "seats__simulated_player")[:limit]
+    )
+    return [
+        {
+            "id": t.pk,
+            "variant": t.variant,
+            "seats": [seat_name(s) for s in t.seats.all()],
+        }
+        for t in tables
+    ]
+
+
+def lobby_state(*, user_id: int) -> dict[str, Any]:
+    """Everything the lobby page shows a player, as one ``state`` frame."""
+    counts = {c["key"]: c for c in pool_counts()}
+    return {
+        "type": "state",
+        "pools": [
+            {"key": p.key, "title": p.title, **counts[p.key]} for p in pools_all()
+        ],
+        "search": search_frame(user_id=user_id),
+        "seated": live_table_of(user_id=user_id),
+        "cooldown": cooldown_frame(user_id=user_id),
+        "tables": live_tables(),
+    }
+
+
+def ratings_of(*, user_id: int) -> list[dict[str, Any]]:
+    """A player's rating per variant, as shown on the profile."""
+    return [
+        {
+            "variant": r.variant,
+            "label": rating_label(mu=r.mu, sigma=r.sigma, tables=r.tables),
+            "tables": r.tables,
+        }
+        for r in Rating.objects.filter(user_id=user_id).order_by("variant")
+    ]
+
+
+def rating_history(*, user_id: int, variant: str) -> list[int]:
+    """The displayed rating after each rated table of the variant, oldest first."""
+    changes = RatingChange.objects.filter(user_id=user_id, variant=variant)
+    return [rating_points(mu) for mu in changes.values_list("mu_after", flat=True)]
+
+
+def rating_change_of(*, user_id: int, table_id: int) -> int | None:
+    """The displayed change one table made to the player's rating ("+14")."""
+    row = RatingChange.objects.filter(user_id=user_id, table_id=table_id).first()
+    if row is None:
+        return None
+    return rating_points(row.mu_after) - rating_points(row.mu_before)
+
+
+def leaderboard(*, variant: str) -> list[dict[str, Any]]:
+    """Non-provisional players of a variant, best first (the view paginates)."""
+    rows = (
+        Rating.objects.filter(
+            variant=variant,
+            tables__gte=settings.MATCHMAKING_PROVISIONAL_TABLES,
+            sigma__lte=settings.MATCHMAKING_PROVISIONAL_SIGMA,
+        )
+        .select_related("user")
+        .order_by("-mu", "user_id")
+    )
+    return [
+        {
+            "username": r.user.username,
+            "rating": rating_points(r.mu),
+            "tables": r.tables,
+            "provisional": rating_provisional(tables=r.tables, sigma=r.sigma),
+        }
+        for r in rows
+    ]

@@ -1,0 +1,273 @@
+"""Matchmaking writes: start, keep and cancel a search; run a pool's wave.
+
+A wave holds its pool's ``PoolWave`` row lock (``select_for_update(skip_locked)``: a
+second wave of the same pool returns at once), groups the waiting searches
+(``matchmaking.waves``), seats each group through the ``games`` services and marks
+its searches seated with a guarded update, so a search cancelled meanwhile keeps its
+group from sitting. Players hear of their table after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Seat, Table
+from matchmaking import notify
+from matchmaking.conduct import cooldown_check
+from matchmaking.errors import MatchError
+from matchmaking.models import Block, PoolWave, Rating, Search
+from matchmaking.pools import Pool, pool_get, pools_all
+from matchmaking.seating import Member, table_seat_group
+from matchmaking.waves import Gap, Waiting, wave_groups
+
+logger = logging.getLogger(__name__)
+
+LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
+LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
+class _GroupGone(Exception):
+    """A member of a group stopped waiting between the read and the seating."""
+
+
+def gap_setting() -> Gap:
+    start, per_second, cap = settings.MATCHMAKING_RATING_GAP
+    return Gap(start=float(start), per_second=float(per_second), cap=float(cap))
+
+
+def live_table_of(*, user_id: int) -> int | None:
+    """The live online or stake table where the player holds a seat, if any."""
+    return (
+        Seat.objects.filter(
+            user_id=user_id,
+            forfeited=False,
+            table__mode__in=LIVE_MODES,
+            table__status__in=LIVE_STATUSES,
+        )
+        .values_list("table_id", flat=True)
+        .first()
+    )
+
+
+def _rating_for(user_id: int, variant: str) -> float:
+    from matchmaking.display import rating_points
+
+    mu = (
+        Rating.objects.filter(user_id=user_id, variant=variant)
+        .values_list("mu", flat=True)
+        .first()
+    )
+    return float(rating_points(mu)) if mu is not None else float(rating_points(25.0))
+
+
+@transaction.atomic
+def search_start(*, user_id: int, pool_key: object) -> Search:
+    """Put the player in a pool; refused while searching, seated or in cooldown."""
+    pool = pool_get(pool_key)
+    if pool is None:
+        raise MatchError("unknown_pool", _("There is no such game in the lobby."))
+    cooldown_check(user_id=user_id)
+    if live_table_of(user_id=user_id) is not None:
+        raise MatchError(
+            "seated", _("You are playing at an online table: finish it first.")
+        )
+    if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
+        raise MatchError("already_searching", _("You are already looking for a table."))
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            search = Search.objects.create(
+                user_id=user_id,
+                pool=pool.key,
+                rating=_rating_for(user_id, pool.variant),
+                started_at=now,
+                seen_at=now,
+            )
+    except IntegrityError:
+        raise MatchError(
+            "already_searching", _("You are already looking for a table.")
+        ) from None
+    waiting = Search.objects.filter(pool=pool.key, status=Search.Status.WAITING)
+    if waiting.count() >= 2 * pool.seats:
+        transaction.on_commit(lambda: _wave_soon(pool.key))
+    transaction.on_commit(_counts_send)
+    return search
+
+
+@transaction.atomic
+def search_cancel(*, user_id: int) -> None:
+    """Leave the pool; refused when there is no search or the player was seated."""
+    search = (
+        Search.objects.select_for_update()
+        .filter(user_id=user_id, status=Search.Status.WAITING)
+        .first()
+    )
+    if search is None:
+        if live_table_of(user_id=user_id) is not None:
+            raise MatchError("seated", _("You have been seated already."))
+        raise MatchError("not_searching", _("You are not looking for a table."))
+    search.status = Search.Status.CANCELLED
+    search.ended_at = timezone.now()
+    search.save(update_fields=["status", "ended_at"])
+    transaction.on_commit(_counts_send)
+
+
+def search_touch(*, user_id: int) -> None:
+    """A lobby socket holds the player's search (on connect and every ping)."""
+    Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).update(
+        seen_at=timezone.now()
+    )
+
+
+def searches_drop_abandoned(*, pool_key: str, now: datetime) -> int:
+    """Drop searches no lobby socket has held for ``MATCHMAKING_ABANDON_SECONDS``."""
+    cutoff = now - timedelta(seconds=settings.MATCHMAKING_ABANDON_SECONDS)
+    return Search.objects.filter(
+        pool=pool_key, status=Search.Status.WAITING, seen_at__lt=cutoff
+    ).update(status=Search.Status.DROPPED, ended_at=now)
+
+
+@dataclass
+class WaveResult:
+    """What one wave did: the tables it seated (and which were backfilled)."""
+
+    ran: bool
+    tables: list[int] = field(default_factory=list)
+    backfilled: list[int] = field(default_factory=list)
+    seated: dict[int, int] = field(default_factory=dict)  # user id -> table id
+    more: bool = False
+
+
+def _blocked_pairs(pool_key: str) -> set[frozenset[int]]:
+    waiting = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING).values(
+        "user_id"
+    )
+    return {
+        frozenset(pair)
+        for pair in Block.objects.filter(
+            blocker_id__in=waiting, blocked_id__in=waiting
+        ).values_list("blocker_id", "blocked_id")
+    }
+
+
+def _seat(pool: Pool, group: list[Waiting], now: datetime, result: WaveResult) -> bool:
+    """Seat one group in a savepoint; False if one of them stopped waiting."""
+    try:
+        with transaction.atomic():
+            table = table_seat_group(
+                pool=pool,
+                members=[Member(user_id=w.user_id, rating=w.rating) for w in group],
+            )
+            marked = Search.objects.filter(
+                pk__in=[w.id for w in group], status=Search.Status.WAITING
+            ).update(
+                status=Search.Status.SEATED, seated_table_id=table.pk, ended_at=now
+            )
+            if marked != len(group):
+                raise _GroupGone
+    except _GroupGone:
+        return False
+    result.tables.append(table.pk)
+    for w in group:
+        result.seated[w.user_id] = table.pk
+    return True
+
+
+def _waiting(pool_key: str, now: datetime) -> list[Waiting]:
+    rows = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING)
+    return [
+        Waiting(id=pk, user_id=uid, rating=rating, waited=(now - at).total_seconds())
+        for pk, uid, rating, at in rows.values_list(
+            "pk", "user_id", "rating", "started_at"
+        )
+    ]
+
+
+@transaction.atomic
+def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
+    """Run one wave of ``pool_key``: seat close ratings, backfill long waits."""
+    pool = pool_get(pool_key)
+    if pool is None:
+        raise MatchError("unknown_pool", _("There is no such game in the lobby."))
+    now = now or timezone.now()
+    PoolWave.objects.bulk_create([PoolWave(pool=pool.key)], ignore_conflicts=True)
+    lock = (
+        PoolWave.objects.select_for_update(skip_locked=True).filter(pk=pool.key).first()
+    )
+    if lock is None:
+        return WaveResult(ran=False)
+    searches_drop_abandoned(pool_key=pool.key, now=now)
+    waiting = _waiting(pool.key, now)
+    result = WaveResult(ran=True)
+    limit = settings.MATCHMAKING_WAVE_MAX_TABLES
+    groups = wave_groups(
+        waiting, seats=pool.seats, gap=gap_setting(), blocked=_blocked_pairs(pool.key)
+    )
+    for group in groups[:limit]:
+        _seat(pool, group, now, result)
+    result.more = len(groups) > limit
+    grouped = {w.id for group in groups for w in group}
+    overdue = [
+        w
+        for w in waiting
+        if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
+    ]
+    for w in sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]:
+        if _seat(pool, [w], now, result):
+            result.backfilled.append(result.tables[-1])
+    lock.last_wave_at = now
+    lock.last_tables = len(result.tables)
+    lock.save(update_fields=["last_wave_at", "last_tables"])
+    if result.tables:
+        transaction.on_commit(lambda: _seated_send(result))
+    if result.more:
+        transaction.on_commit(lambda: _wave_soon(pool.key))
+    return result
+
+
+def waves_run_all(*, now: datetime | None = None) -> list[WaveResult]:
+    """One wave of every pool, each in its own transaction."""
+    return [wave_run(pool_key=p.key, now=now) for p in pools_all()]
+
+
+def _wave_soon(pool_key: str) -> None:
+    from matchmaking.tasks import pool_wave_task
+
+    try:
+        pool_wave_task.delay(pool_key)
+    except Exception:  # noqa: BLE001 - the beat's next wave seats them anyway
+        logger.exception("could not queue a wave of %s", pool_key)
+
+
+def _seated_send(result: WaveResult) -> None:
+    from django.urls import reverse
+
+    notify.lobby_send(
+        [
+            (
+                notify.lobby_user_group(user_id),
+                {
+                    "type": "lobby.seated",
+                    "table": table_id,
+                    "url": reverse("table", args=[table_id]),
+                },
+            )
+            for user_id, table_id in result.seated.items()
+        ]
+    )
+    _counts_send()
+
+
+def _counts_send() -> None:
+    from matchmaking.selectors import pool_counts
+
+    notify.lobby_send(
+        [(notify.LOBBY_GROUP, {"type": "lobby.counts", "pools": pool_counts()})]
+    )

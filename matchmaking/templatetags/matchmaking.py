@@ -1,0 +1,33 @@
+"""Template tags that show a player's ratings and blocks on the profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from matchmaking.charts import history_chart
+from matchmaking.models import Block
+from matchmaking.selectors import rating_history, ratings_of
+
+register = template.Library()
+
+
+@register.simple_tag
+def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
+    """``{% matchmaking_profile player user as mm %}``: ratings, charts, block state."""
+    ratings = [
+        {
+            **r,
+            "chart": history_chart(
+                rating_history(user_id=player.pk, variant=r["variant"])
+            ),
+        }
+        for r in ratings_of(user_id=player.pk)
+    ]
+    blocked = (
+        viewer.is_authenticated
+        and viewer.pk != player.pk
+        and Block.objects.filter(blocker_id=viewer.pk, blocked_id=player.pk).exists()
+    )
+    return {"ratings": ratings, "blocked": blocked}

@@ -1,0 +1,138 @@
+// The online lobby over /ws/lobby/ (docs/protocol.md, "Lobby socket"): live pool
+// counts, Find a table / Cancel, the running search, and the way to one's table.
+// Strings come translated from the page (#lobby-strings).
+const root = document.getElementById("lobby");
+if (root) {
+  const t = JSON.parse(document.getElementById("lobby-strings").textContent);
+  const $ = (id) => document.getElementById(id);
+  const searchBox = $("lobby-search");
+  let ws = null;
+  let delay = 1000;
+  let pinger = null;
+  let search = null;
+  let searchClock = null;
+  let offset = 0; // server clock minus ours, from the search's start
+
+  const show = (el, text) => { el.hidden = !text; if (text) el.textContent = text; };
+  const showError = (text) => show($("lobby-error"), text);
+
+  const paintCounts = (pools) => {
+    for (const p of pools) {
+      const li = root.querySelector(`li.pool[data-pool="${CSS.escape(p.key)}"]`);
+      if (!li) continue;
+      li.querySelector('[data-count="waiting"]').textContent = p.waiting;
+      li.querySelector('[data-count="playing"]').textContent = p.playing;
+    }
+  };
+
+  const paintSearch = () => {
+    clearInterval(searchClock);
+    searchBox.hidden = !search;
+    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search;
+    if (!search) return;
+    const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
+    field("title").textContent = search.title;
+    field("estimate").textContent = search.estimate == null ? "—" : `${search.estimate} ${t.seconds}`;
+    field("range").textContent = `${search.range[0]}–${search.range[1]}`;
+    const tick = () => {
+      const waited = Math.max(0, Math.round(Date.now() / 1000 + offset - search.started_at));
+      field("waited").textContent = `${waited} ${t.seconds}`;
+    };
+    tick();
+    searchClock = setInterval(tick, 1000);
+  };
+
+  const paintTables = (tables) => {
+    const ul = $("lobby-tables");
+    ul.replaceChildren();
+    if (!tables.length) {
+      const li = document.createElement("li");
+      li.textContent = t.noTables;
+      ul.append(li);
+      return;
+    }
+    for (const table of tables) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `/tables/${table.id}/`;
+      a.textContent = `${table.variant}: ` + table.seats
+        .map((s) => (s.computer ? `${s.name} (${t.computer})` : s.name)).join(", ");
+      li.append(a);
+      ul.append(li);
+    }
+  };
+
+  const paintState = (m) => {
+    paintCounts(m.pools);
+    search = m.search;
+    if (search) offset = search.started_at + search.waited - Date.now() / 1000;
+    paintSearch();
+    paintTables(m.tables);
+    const cd = m.cooldown;
+    show($("lobby-cooldown"), cd.until ? `${t.cooldown} ${new Date(cd.until * 1000).toLocaleTimeString()}` : "");
+    const warning = $("lobby-warning");
+    warning.hidden = !cd.warning;
+    warning.querySelector("span").textContent = t.warning;
+    if (m.seated) {
+      if (sessionStorage.getItem("lobby-searching")) {
+        sessionStorage.removeItem("lobby-searching");
+        location.assign(`/tables/${m.seated}/`);
+        return;
+      }
+      const status = $("lobby-status");
+      status.hidden = false;
+      status.replaceChildren(`${t.seated} `);
+      const a = document.createElement("a");
+      a.href = `/tables/${m.seated}/`;
+      a.textContent = t.back;
+      status.append(a);
+    } else {
+      show($("lobby-status"), "");
+    }
+  };
+
+  const send = (frame) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame)); };
+
+  const onMessage = (e) => {
+    const m = JSON.parse(e.data);
+    if (m.type === "state") { showError(""); paintState(m); }
+    else if (m.type === "counts") paintCounts(m.pools);
+    else if (m.type === "seated") { sessionStorage.removeItem("lobby-searching"); location.assign(m.url); }
+    else if (m.type === "error") showError(m.message);
+  };
+
+  const connect = () => {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}${root.dataset.url}`);
+    ws.onopen = () => {
+      delay = 1000;
+      show($("lobby-status"), "");
+      pinger = setInterval(() => send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = onMessage;
+    ws.onclose = (e) => {
+      clearInterval(pinger);
+      if (e.code === 4401) return;
+      show($("lobby-status"), t.lost);
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 15000);
+    };
+  };
+
+  root.addEventListener("click", (e) => {
+    const find = e.target.closest("button.find");
+    if (find) {
+      sessionStorage.setItem("lobby-searching", "1");
+      send({ type: "search", pool: find.dataset.pool });
+    }
+  });
+  $("lobby-cancel").addEventListener("click", () => {
+    sessionStorage.removeItem("lobby-searching");
+    send({ type: "cancel" });
+  });
+  $("lobby-warning-ok").addEventListener("click", () => {
+    send({ type: "warning_seen" });
+    $("lobby-warning").hidden = true;
+  });
+  connect();
+}
