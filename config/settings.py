@@ -292,3 +292,9 @@ STORAGES = {
 # Serve files straight from the apps' folders when nothing was collected (tests, dev).
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- friend rooms (matchmaking.rooms)
+# An invitation lapses after this long, or when the room starts.
+ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
+# Invitations one person may send in a minute, across rooms.
+ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
