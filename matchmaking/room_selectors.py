@@ -26,22 +26,26 @@ def room_for_code(*, code: str) -> Room | None:
     return Room.objects.filter(code=code).first()
 
 
+def _open_invitations(user: AbstractBaseUser) -> Any:
+    return RoomInvitation.objects.filter(
+        invitee=user,
+        status=RoomInvitation.Status.PENDING,
+        expires_at__gt=timezone.now(),
+        room__status=Room.Status.OPEN,
+    )
+
+
 def invitations_pending(*, user: AbstractBaseUser) -> list[RoomInvitation]:
     """The player's unanswered invitations that can still be accepted."""
     return list(
-        RoomInvitation.objects.filter(
-            invitee=user,
-            status=RoomInvitation.Status.PENDING,
-            expires_at__gt=timezone.now(),
-            room__status=Room.Status.OPEN,
-        )
+        _open_invitations(user)
         .select_related("inviter", "room__table")
         .order_by("-created_at")
     )
 
 
 def invitation_count(*, user: AbstractBaseUser) -> int:
-    return len(invitations_pending(user=user))
+    return int(_open_invitations(user).count())
 
 
 def rooms_of(*, user: AbstractBaseUser) -> list[Room]:

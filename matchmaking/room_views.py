@@ -127,14 +127,24 @@ def room_state(request: HttpRequest, room_id: int) -> JsonResponse:
 
 
 def _room_action(
-    request: HttpRequest, room_id: int, call: Callable[[], Any], note: str = ""
+    request: HttpRequest,
+    room_id: int,
+    call: Callable[[], Any],
+    note: str = "",
+    goto: Callable[[Any], str] | None = None,
 ) -> HttpResponse:
+    """Run a room service; go to ``goto(result)`` (default: the room page) or back
+    to the room with the refusal."""
     url = reverse("room", args=[room_id])
     try:
-        call()
+        result = call()
     except RoomError as err:
         return _refused(request, url, err)
-    return _done(request, url, note)
+    return _done(request, goto(result) if goto else url, note)
+
+
+def _table_url(table: Table | None) -> str:
+    return reverse("table", args=[table.pk]) if table else ""
 
 
 @login_required
@@ -154,11 +164,12 @@ def room_invite(request: HttpRequest, room_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def room_start(request: HttpRequest, room_id: int) -> HttpResponse:
-    try:
-        table = rooms.room_start(room_id=room_id, user=request.user)
-    except RoomError as err:
-        return _refused(request, reverse("room", args=[room_id]), err)
-    return _done(request, reverse("table", args=[table.pk]))
+    return _room_action(
+        request,
+        room_id,
+        lambda: rooms.room_start(room_id=room_id, user=request.user),
+        goto=_table_url,
+    )
 
 
 @login_required
@@ -190,23 +201,25 @@ def room_remove(request: HttpRequest, room_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def room_leave(request: HttpRequest, room_id: int) -> HttpResponse:
-    try:
-        rooms.room_leave(room_id=room_id, user=request.user)
-    except RoomError as err:
-        return _refused(request, reverse("room", args=[room_id]), err)
-    return _done(request, reverse("home"), _("You left the room."))
+    return _room_action(
+        request,
+        room_id,
+        lambda: rooms.room_leave(room_id=room_id, user=request.user),
+        _("You left the room."),
+        goto=lambda _result: reverse("home"),
+    )
 
 
 @login_required
 @require_POST
 def room_rematch(request: HttpRequest, room_id: int) -> HttpResponse:
-    try:
-        table = rooms.room_rematch(room_id=room_id, user=request.user)
-    except RoomError as err:
-        return _refused(request, reverse("room", args=[room_id]), err)
-    if table is None:
-        return _done(request, reverse("room", args=[room_id]))
-    return _done(request, reverse("table", args=[table.pk]))
+    """Agree to a rematch; everyone goes to the new table once all have agreed."""
+    return _room_action(
+        request,
+        room_id,
+        lambda: rooms.room_rematch(room_id=room_id, user=request.user),
+        goto=lambda table: _table_url(table) or reverse("room", args=[room_id]),
+    )
 
 
 @login_required

@@ -278,11 +278,15 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Room:
     _require_pending(invitation)
     room = invitation.room
     _sit(room, user)
-    invitation.status = RoomInvitation.Status.ACCEPTED
-    invitation.answered_at = timezone.now()
-    invitation.save(update_fields=["status", "answered_at"])
+    _answer(invitation, RoomInvitation.Status.ACCEPTED)
     _event(room, RoomEvent.Kind.JOINED, user.get_username())
     return room
+
+
+def _answer(invitation: RoomInvitation, status: str) -> None:
+    invitation.status = status
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
 
 
 @transaction.atomic
@@ -292,9 +296,7 @@ def invitation_decline(
     """Say no; with ``block`` the inviter cannot invite this player again."""
     invitation = _invitation_lock(invitation_id, user)
     _require_pending(invitation)
-    invitation.status = RoomInvitation.Status.DECLINED
-    invitation.answered_at = timezone.now()
-    invitation.save(update_fields=["status", "answered_at"])
+    _answer(invitation, RoomInvitation.Status.DECLINED)
     _event(invitation.room, RoomEvent.Kind.DECLINED, user.get_username())
     if block:
         try:
@@ -346,9 +348,7 @@ def room_join(*, room_id: int, user: AbstractBaseUser) -> Room:
             raise RoomError("full", _("Sorry, this room is full."))
     _sit(room, user)
     if mine is not None:
-        mine.status = RoomInvitation.Status.ACCEPTED
-        mine.answered_at = timezone.now()
-        mine.save(update_fields=["status", "answered_at"])
+        _answer(mine, RoomInvitation.Status.ACCEPTED)
     _event(room, RoomEvent.Kind.JOINED, user.get_username())
     return room
 

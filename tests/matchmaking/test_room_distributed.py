@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import urllib.parse
 import urllib.request
@@ -16,19 +15,14 @@ import websockets
 from matchmaking.models import RoomInvitation
 from matchmaking.rooms import room_create
 from ops.devservers import daphne_start
-from tests.support import database_url_of_tests, session_cookie
+from tests.games.test_distributed import stack_env
+from tests.support import session_cookie
 
 pytestmark = [
     pytest.mark.services,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def stack_env() -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": database_url_of_tests()}
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    return env
 
 
 def invite_over_http(base: str, cookie: str, room_id: int, username: str) -> int:
