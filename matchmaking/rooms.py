@@ -366,7 +366,8 @@ def room_seat_move(
     _require_host(room, user)
     _require_open(room)
     table = table_locked(room.table_id)
-    assert table is not None  # noqa: S101 - a room's table is PROTECTed
+    if table is None:
+        raise RoomError("no_room", _("There is no such room."))
     if not 0 <= position < _seat_count(room):
         raise RoomError("bad_seat", _("Choose one of the room's seats."))
     seats = {s.position: s for s in _seats(room)}
