@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 
 from accounts.selectors import online_count
 from accounts.services import presence_connect, presence_disconnect, presence_touch
+from matchmaking.room_notify import user_group
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
 
@@ -29,6 +30,7 @@ class PresenceConsumer(SocketConsumer):
             user_id=user.pk, channel_name=self.channel_name
         )
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
         await self._broadcast_count()
 
@@ -37,6 +39,9 @@ class PresenceConsumer(SocketConsumer):
             return
         try:
             await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
+            await self.channel_layer.group_discard(
+                user_group(self.user_id), self.channel_name
+            )
         finally:
             await database_sync_to_async(presence_disconnect)(
                 channel_name=self.channel_name
@@ -62,6 +67,10 @@ class PresenceConsumer(SocketConsumer):
 
     async def presence_count(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "online", "online": event["online"]})
+
+    async def invitation_push(self, event: dict[str, Any]) -> None:
+        """A room invitation for this player (``matchmaking.room_notify``)."""
+        await self.send_json({"type": "invitation", "invitation": event["invitation"]})
 
     async def _broadcast_count(self) -> None:
         count = await database_sync_to_async(online_count)()

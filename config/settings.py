@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.nav",
+                "matchmaking.room_context.invitations",
             ],
         },
     },
@@ -331,3 +332,9 @@ MATCHMAKING_COOLDOWN_MINUTES = 5
 MATCHMAKING_COOLDOWN_FACTOR = 3
 MATCHMAKING_COOLDOWN_MAX_MINUTES = 24 * 60
 MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24
+
+# --- friend rooms (matchmaking.rooms)
+# An invitation lapses after this long, or when the room starts.
+ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
+# Invitations one person may send in a minute, across rooms.
+ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)

@@ -3,6 +3,13 @@
 from matchmaking.models.conduct import Block, Cooldown, Offence
 from matchmaking.models.pools import PoolWave, Search, SimulatedPlayer
 from matchmaking.models.ratings import Rating, RatingChange
+from matchmaking.models.rooms import (
+    Room,
+    RoomBlock,
+    RoomEvent,
+    RoomInvitation,
+    RoomRematchVote,
+)
 
 __all__ = [
     "Block",
@@ -11,6 +18,11 @@ __all__ = [
     "PoolWave",
     "Rating",
     "RatingChange",
+    "Room",
+    "RoomBlock",
+    "RoomEvent",
+    "RoomInvitation",
+    "RoomRematchVote",
     "Search",
     "SimulatedPlayer",
 ]

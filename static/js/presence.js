@@ -1,14 +1,61 @@
-// Keeps the "N players online" line live over /ws/presence/, reconnecting on loss.
+// The presence socket on every signed-in page: keeps the "N players online" line
+// live where the page has one, shows room invitations as a toast with Accept and
+// Decline, and reconnects on loss.
 const el = document.getElementById("online");
-if (el) {
+const toasts = document.getElementById("invitation-toasts");
+const presenceUrl = (el || toasts)?.dataset.presenceUrl;
+
+const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
+}
+
+async function answer(url, toast) {
+  const reply = await fetch(url, {
+    method: "POST",
+    headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+    credentials: "same-origin",
+  });
+  const body = await reply.json().catch(() => ({}));
+  if (body.url) {
+    location.assign(body.url);
+    return;
+  }
+  toast.querySelector(".toast-text").textContent = body.error || "";
+  for (const button of toast.querySelectorAll("button")) button.remove();
+}
+
+function showInvitation(inv) {
+  if (!toasts || toasts.querySelector(`[data-invitation="${inv.id}"]`)) return;
+  const toast = document.createElement("div");
+  toast.className = "toast card";
+  toast.setAttribute("role", "alert");
+  toast.dataset.invitation = String(inv.id);
+  const text = document.createElement("p");
+  text.className = "toast-text";
+  text.textContent = fill(toasts.dataset.text, inv);
+  const accept = Object.assign(document.createElement("button"), { className: "button small", textContent: toasts.dataset.accept });
+  const decline = Object.assign(document.createElement("button"), { className: "link", textContent: toasts.dataset.decline });
+  accept.addEventListener("click", () => answer(inv.accept, toast));
+  decline.addEventListener("click", () => answer(inv.decline, toast));
+  toast.append(text, accept, decline);
+  toasts.append(toast);
+}
+
+if (presenceUrl) {
   let delay = 1000;
   const connect = () => {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}${el.dataset.presenceUrl}`);
+    const ws = new WebSocket(`${proto}://${location.host}${presenceUrl}`);
     let timer;
-    const show = (n) => { el.textContent = `${n} ${n === 1 ? "player" : "players"} online`; };
+    const show = (n) => { if (el) el.textContent = `${n} ${n === 1 ? "player" : "players"} online`; };
     ws.onopen = () => { delay = 1000; ws.send('{"type":"ping"}'); timer = setInterval(() => ws.send('{"type":"ping"}'), 60000); };
-    ws.onmessage = (e) => { const m = JSON.parse(e.data); if ("online" in m) show(m.online); };
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "invitation") showInvitation(m.invitation);
+      else if ("online" in m) show(m.online);
+    };
     ws.onclose = (e) => { clearInterval(timer); if (e.code === 4401) return; setTimeout(connect, delay); delay = Math.min(delay * 2, 30000); };
   };
   connect();

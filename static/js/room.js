@@ -1,0 +1,42 @@
+// The room page: name suggestions for the invite field, and a light poll that
+// reloads the page when the room changes and takes seated players to the table
+// when the game starts.
+const root = document.getElementById("room");
+if (root) {
+  const input = document.getElementById("invite-name");
+  const list = document.getElementById("invite-names");
+  if (input && list) {
+    let asked = "";
+    input.addEventListener("input", async () => {
+      const q = input.value.trim();
+      if (!q || q === asked) return;
+      asked = q;
+      const url = `${root.dataset.usernamesUrl}?q=${encodeURIComponent(q)}`;
+      const reply = await fetch(url, { headers: { Accept: "application/json" } });
+      if (!reply.ok || asked !== q) return;
+      const { usernames } = await reply.json();
+      list.replaceChildren(...usernames.map((name) => Object.assign(document.createElement("option"), { value: name })));
+    });
+  }
+  const poll = async () => {
+    try {
+      const reply = await fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" } });
+      if (reply.ok) {
+        const state = await reply.json();
+        if (state.table && root.dataset.version.split(":")[2] !== "playing") {
+          location.assign(state.table);
+          return;
+        }
+        const typing = input && document.activeElement === input && input.value;
+        if (state.version !== root.dataset.version && !typing) {
+          location.reload();
+          return;
+        }
+      }
+    } catch (err) {
+      // Offline for a moment: the next poll tries again.
+    }
+    setTimeout(poll, 2000);
+  };
+  setTimeout(poll, 2000);
+}

@@ -1,0 +1,103 @@
+"""Friend rooms in two (then three) browsers: invite by name, accept from the toast,
+start with a computer in the empty seat, play moves both see; join by link after
+signing up."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import PASSWORD, act_once, frame, signup, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+
+def create_room(page: Page, *, seats: int = 3) -> None:
+    page.goto("/")
+    page.get_by_role("link", name="Create a room").click()
+    page.select_option("select[name=variant]", "draw")
+    page.select_option("select[name=seats]", str(seats))
+    page.select_option("select[name=target]", "50")
+    page.fill("input[name=clock]", "90")
+    page.select_option("select[name=bot_level]", "easy")
+    page.get_by_role("button", name="Create the room").click()
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+
+
+def seq(page: Page) -> int:
+    return int(frame(page)["seq"])
+
+
+def test_invite_accept_start_with_a_computer_and_play(new_page):
+    alice, bob = new_page(), new_page()
+    alice_name = signup(alice, "alice")
+    bob_name = signup(bob, "bob")
+    bob.goto("/")
+    create_room(alice)
+    alice.fill("#invite-name", bob_name[:4])
+    expect(alice.locator(f'#invite-names option[value="{bob_name}"]')).to_have_count(1)
+    alice.fill("#invite-name", bob_name)
+    alice.get_by_role("button", name="Invite", exact=True).click()
+    expect(alice.locator(".messages")).to_contain_text("Invitation sent.")
+    expect(alice.locator("#room-invited")).to_contain_text(bob_name)
+
+    toast = bob.locator("#invitation-toasts .toast")
+    expect(toast).to_contain_text(alice_name)
+    toast.get_by_role("button", name="Accept").click()
+    bob.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    expect(bob.locator("#room-seats")).to_contain_text(bob_name)
+    expect(alice.locator("#room-seats")).to_contain_text(bob_name)  # the poll reloads
+
+    alice.get_by_role("button", name="Start now").click()
+    alice.wait_for_url(re.compile(r"/tables/\d+/$"))
+    bob.wait_for_url(re.compile(r"/tables/\d+/$"))  # taken to the table
+    assert alice.url == bob.url
+    wait_ready(alice)
+    wait_ready(bob)
+    expect(alice.locator("#seats .seat")).to_have_count(3)
+    expect(alice.locator("#seats")).to_contain_text("computer")
+    expect(bob.locator("#seats")).to_contain_text(alice_name)
+
+    moves = 0
+    deadline = time.monotonic() + 90
+    while moves < 4 and time.monotonic() < deadline:
+        for me, other in ((alice, bob), (bob, alice)):
+            view = frame(me)["view"]
+            if view["phase"] == "match_over" or not view["legal"]:
+                continue
+            if act_once(me):
+                moves += 1
+                after = seq(me)
+                other.wait_for_function(
+                    f"() => window.dominoTable.ui.frame.seq >= {after}"
+                )
+        time.sleep(0.2)
+    assert moves >= 4, "the two players did not get to move"
+    assert frame(alice)["view"]["layout"] == frame(bob)["view"]["layout"]
+
+
+def test_a_stranger_joins_through_the_link_after_signing_up(new_page):
+    host = new_page()
+    signup(host, "host")
+    create_room(host, seats=2)
+    link = host.locator("#share-link").input_value()
+    stranger = new_page()
+    stranger.goto(link)
+    stranger.wait_for_url(re.compile(r"/accounts/login/"))
+    # The page's own sign-up link (the header's one does not carry the way back).
+    stranger.locator('main a[href*="signup"][href*="next="]').click()
+    stranger.wait_for_url(re.compile(r"/accounts/signup/"))
+    name = f"friend{int(time.time() * 1000) % 10_000_000}"
+    stranger.fill("input[name=username]", name)
+    stranger.fill("input[name=email]", f"{name}@example.com")
+    stranger.fill("input[name=password1]", PASSWORD)
+    stranger.fill("input[name=password2]", PASSWORD)
+    stranger.locator("form button[type=submit]").last.click()
+    stranger.wait_for_url(re.compile(r"/rooms/join/"))
+    stranger.get_by_role("button", name="Join the game").click()
+    stranger.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    expect(stranger.locator("#room-seats")).to_contain_text(name)
+    expect(host.locator("#room-seats")).to_contain_text(name)
