@@ -181,6 +181,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
+    "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)
@@ -292,3 +293,14 @@ STORAGES = {
 # Serve files straight from the apps' folders when nothing was collected (tests, dev).
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Stake tables (matchmaking/stakes.py, docs/economy.md "Stake tables"): the shapes a
+# player can sit at, each with its engine options, and how long a table may wait for
+# its last player before it is cancelled and every entry refunded. The stakes are
+# the economy's entry fees (ECONOMY_ENTRY_FEES).
+STAKE_SHAPES: dict[str, dict[str, object]] = {
+    "block-2": {"variant": "block", "seats": 2},
+    "draw-4p": {"variant": "draw", "seats": 4, "partnership": True},
+    "all_fives-2": {"variant": "all_fives", "seats": 2},
+}
+STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)

@@ -16,8 +16,8 @@ def rewards_on_table_finished(
     sender: Any, *, table_id: int, mode: str, results: Sequence[SeatResult], **_: Any
 ) -> None:
     """Pay the table's rewards by mode (RULES.md §5); paying twice changes nothing."""
-    if mode == "practice":
-        return
+    if mode in ("practice", "stake"):
+        return  # stake tables: matchmaking.stake_receivers (forfeits earn nothing)
     table_rewards_pay(
         table_ref=str(table_id),
         mode=mode,
