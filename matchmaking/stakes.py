@@ -228,6 +228,7 @@ def _quick_pick(*, stake: int, shape: StakeShape) -> StakeTable:
     return stake_table_open(stake=stake, shape=shape)
 
 
+@transaction.atomic
 def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
     """A new empty stake table and its fill deadline (the expiry task is queued
     after commit; the sweep enforces the deadline if the task is lost)."""
