@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -127,14 +127,8 @@ def stake_sit(
     else:
         row = _row_lock(table_id)
         _check_open(row, stake=stake, shape=kind)
-    _sitter_check(user=user, row=row)
-    try:
-        with transaction.atomic():
-            StakeSitter.objects.create(user=user, stake_table=row)
-    except IntegrityError:
-        raise StakeError(
-            "other_table", _("You already have a seat at another stake table.")
-        ) from None
+    if not _sitter_claim(user_id=user.pk, table_id=row.pk):
+        _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
     row.seats_taken += 1
     fields = ["seats_taken"]
@@ -195,7 +189,27 @@ def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
         raise StakeError("table_closing", _("This table ran out of time to fill."))
 
 
-def _sitter_check(*, user: AbstractBaseUser, row: StakeTable) -> None:
+def _sitter_claim(*, user_id: int, table_id: int) -> bool:
+    """Record the player as seated at a stake table; False if they already are.
+
+    ``INSERT … ON CONFLICT DO NOTHING`` on the unique user: a concurrent claim by
+    the same player waits for the other transaction and then inserts nothing, so
+    nobody holds two stake seats, without a savepoint or a look-up first.
+    """
+    meta = StakeSitter._meta
+    quote = connection.ops.quote_name
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} "  # noqa: S608 - names from the model
+            f"({quote('user_id')}, {quote('stake_table_id')}, {quote('sat_at')}) "
+            "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [user_id, table_id, now],
+        )
+        return bool(cursor.rowcount)
+
+
+def _sitter_refuse(*, user: AbstractBaseUser, row: StakeTable) -> NoReturn:
     at = (
         StakeSitter.objects.filter(user=user)
         .values_list("stake_table_id", flat=True)
@@ -203,10 +217,9 @@ def _sitter_check(*, user: AbstractBaseUser, row: StakeTable) -> None:
     )
     if at == row.pk:
         raise StakeError("already_seated", _("You already have a seat at this table."))
-    if at is not None:
-        raise StakeError(
-            "other_table", _("You already have a seat at another stake table.")
-        )
+    raise StakeError(
+        "other_table", _("You already have a seat at another stake table.")
+    )
 
 
 def _quick_pick(*, stake: int, shape: StakeShape) -> StakeTable:
