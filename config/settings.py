@@ -188,6 +188,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "matchmaking.waves",
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
     },
+    "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)
@@ -338,3 +339,14 @@ MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24
 ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.
 ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
+
+# Stake tables (matchmaking/stakes.py, docs/economy.md "Stake tables"): the shapes a
+# player can sit at, each with its engine options, and how long a table may wait for
+# its last player before it is cancelled and every entry refunded. The stakes are
+# the economy's entry fees (ECONOMY_ENTRY_FEES).
+STAKE_SHAPES: dict[str, dict[str, object]] = {
+    "block-2": {"variant": "block", "seats": 2},
+    "draw-4p": {"variant": "draw", "seats": 4, "partnership": True},
+    "all_fives-2": {"variant": "all_fives", "seats": 2},
+}
+STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
     path("", include("matchmaking.room_urls")),
+    path("", include("matchmaking.stake_urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

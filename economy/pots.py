@@ -130,10 +130,17 @@ def pot_refund_all(*, table_ref: str) -> list[Transaction]:
     if escrow.state != Account.State.OPEN:
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
     paid = _entries_paid(table_ref=table_ref)
-    if sum(amount for _, _, amount in paid) != escrow.balance:
+    # Entries already given back one by one (``pot_entry_refund``) are not held.
+    given_back = set(
+        Transaction.objects.filter(
+            kind=Transaction.Kind.REFUND, table_ref=table_ref
+        ).values_list("key", flat=True)
+    )
+    held = sum(a for _, u, a in paid if f"refund:{table_ref}:{u}" not in given_back)
+    if held != escrow.balance:
         raise EconomyError(
             f"pot {table_ref} holds {escrow.balance} coins but its entries total "
-            f"{sum(a for _, _, a in paid)}: an operator must look at it"
+            f"{held}: an operator must look at it"
         )
     wallets = accounts_lock(account_ids=[account_id for account_id, _, _ in paid])
     refunds = []
@@ -154,6 +161,42 @@ def pot_refund_all(*, table_ref: str) -> list[Transaction]:
         )
     Account.objects.filter(pk=escrow_id).update(state=Account.State.REFUNDED)
     return refunds
+
+
+@transaction.atomic
+def pot_entry_refund(*, table_ref: str, user_id: int) -> Transaction:
+    """Give one player's entry back from an open pot (they stood up before the start).
+
+    Key ``refund:<table>:<user>``, the same as ``pot_refund_all``'s, so an entry is
+    refunded at most once either way; refunding again returns the first refund. The
+    player's entry key stays spent: they cannot pay into this pot again. Raises
+    :class:`PotNotFound` without a pot, :class:`InvalidInput` if the player paid no
+    entry, :class:`PotClosed` if the pot is no longer open.
+    """
+    check_table_ref(table_ref)
+    check_user_id(user_id)
+    escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
+    if escrow is None:
+        raise PotNotFound(f"table {table_ref} has no pot")
+    paid = [p for p in _entries_paid(table_ref=table_ref) if p[1] == user_id]
+    if not paid or user_id not in wallets:
+        raise InvalidInput(f"user {user_id} did not pay into pot {table_ref}")
+    amount = paid[0][2]
+    key = f"refund:{table_ref}:{user_id}"
+    fingerprint = fingerprint_of(
+        {"kind": "refund", "table": table_ref, "user": user_id, "amount": amount}
+    )
+    if posted := transaction_existing(key=key, fingerprint=fingerprint):
+        return posted
+    if escrow.state != Account.State.OPEN:
+        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+    return ledger_post(
+        key=key,
+        kind=Transaction.Kind.REFUND,
+        legs=[(escrow, -amount), (wallets[user_id], amount)],
+        fingerprint=fingerprint,
+        table_ref=table_ref,
+    )
 
 
 @transaction.atomic

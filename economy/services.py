@@ -5,7 +5,12 @@ and is idempotent by its ledger key. See ``docs/economy.md``.
 """
 
 from economy.ledger import wallets_ensure
-from economy.pots import pot_entry_pay, pot_refund_all, pot_settle
+from economy.pots import (
+    pot_entry_pay,
+    pot_entry_refund,
+    pot_refund_all,
+    pot_settle,
+)
 from economy.rewards import Placing, RewardLine, rewards_compute, table_rewards_pay
 from economy.shop import shop_buy
 from economy.wallets import daily_bonus_claim, ledger_correct, wallet_grant_signup
@@ -16,6 +21,7 @@ __all__ = [
     "daily_bonus_claim",
     "ledger_correct",
     "pot_entry_pay",
+    "pot_entry_refund",
     "pot_refund_all",
     "pot_settle",
     "rewards_compute",

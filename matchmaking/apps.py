@@ -8,7 +8,8 @@ class MatchmakingConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import table_finished
-        from matchmaking import receivers
+        from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
+        from matchmaking.stake_receivers import stake_on_table_finished
 
         table_finished.connect(
             receivers.rewards_on_table_finished, dispatch_uid="matchmaking.rewards"
@@ -18,4 +19,7 @@ class MatchmakingConfig(AppConfig):
         )
         table_finished.connect(
             receivers.conduct_on_table_finished, dispatch_uid="matchmaking.conduct"
+        )
+        table_finished.connect(
+            stake_on_table_finished, dispatch_uid="matchmaking.stakes"
         )

@@ -23,9 +23,10 @@ def rewards_on_table_finished(
 ) -> None:
     """Pay the table's rewards by mode (RULES.md §5); paying twice changes nothing.
 
-    Simulated seats have no user and are never paid.
+    Simulated seats have no user and are never paid. Stake tables are paid by
+    ``matchmaking.stake_receivers`` (a forfeited seat earns nothing there).
     """
-    if mode == "practice":
+    if mode in ("practice", "stake"):
         return
     table_rewards_pay(
         table_ref=str(table_id),

@@ -3,6 +3,7 @@
 from matchmaking.models.conduct import Block, Cooldown, Offence
 from matchmaking.models.pools import PoolWave, Search, SimulatedPlayer
 from matchmaking.models.ratings import Rating, RatingChange
+from matchmaking.models.stakes import StakeSitter, StakeTable
 from matchmaking.models.rooms import (
     Room,
     RoomBlock,
@@ -25,4 +26,6 @@ __all__ = [
     "RoomRematchVote",
     "Search",
     "SimulatedPlayer",
+    "StakeSitter",
+    "StakeTable",
 ]

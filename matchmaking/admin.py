@@ -1,0 +1,67 @@
+"""Operators' view of stake tables, and the abort that refunds a broken one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.stake_errors import StakeError
+from matchmaking.stakes import stake_cancel
+
+
+@admin.register(StakeTable)
+class StakeTableAdmin(admin.ModelAdmin):
+    list_display = ["table", "stake", "shape", "seats_taken", "state", "reason"]
+    list_filter = ["state", "stake", "shape", "reason"]
+    readonly_fields = [f.name for f in StakeTable._meta.fields]
+    actions = ["abort_and_refund"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description=gettext_lazy("Abort and refund every entry (reason)"))
+    def abort_and_refund(
+        self, request: HttpRequest, queryset: QuerySet[StakeTable]
+    ) -> HttpResponse | None:
+        reason = (request.POST.get("reason") or "").strip()
+        if "apply" not in request.POST or not reason:
+            if "apply" in request.POST:
+                self.message_user(request, _("Give a reason."), messages.ERROR)
+            return TemplateResponse(
+                request,
+                "matchmaking/stake_abort.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "tables": queryset,
+                    "opts": self.model._meta,
+                    "action": "abort_and_refund",
+                },
+            )
+        for row in queryset:
+            try:
+                done = stake_cancel(table_id=row.pk, reason="operator", text=reason)
+            except StakeError as exc:
+                self.message_user(request, f"{row.pk}: {exc.message}", messages.WARNING)
+                continue
+            if done:
+                self.message_user(
+                    request,
+                    _("Table %(id)s cancelled and refunded.") % {"id": row.pk},
+                )
+        return None
+
+
+@admin.register(StakeSitter)
+class StakeSitterAdmin(admin.ModelAdmin):
+    list_display = ["user", "stake_table", "sat_at"]
+    readonly_fields = ["user", "stake_table", "sat_at"]

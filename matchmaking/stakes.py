@@ -1,0 +1,352 @@
+"""Stake tables: sit down (seat + entry fee in one transaction), stand up, cancel.
+
+RULES.md §5-§6. A stake table is a games table of mode ``stake`` plus a
+``StakeTable`` row. Every write here locks that row first, then the games table,
+then the pot's escrow and wallets (the economy's order): the row's ``state`` is what
+sitting, standing, settling and cancelling decide under its lock, so exactly one of
+settle and cancel wins a table. Settlement is in ``matchmaking.stake_settle``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, NoReturn
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from economy import conf as economy_conf
+from economy.errors import InsufficientFunds, PotClosed
+from economy.selectors import wallet_balance
+from economy.services import pot_entry_pay, pot_entry_refund, pot_refund_all
+from games.cancel import table_cancel
+from games.engine import VARIANTS
+from games.errors import TableError
+from games.services import seat_join, seat_leave, table_create, table_start
+from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.stake_busy import user_busy_elsewhere
+from matchmaking.stake_errors import StakeError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_FILL_SECONDS = 90
+
+
+@dataclass(frozen=True)
+class StakeShape:
+    """One kind of stake table: its key in ``STAKE_SHAPES`` and engine options."""
+
+    code: str
+    variant: str
+    seats: int
+    partnership: bool
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"seats": self.seats, "partnership": self.partnership}
+
+    @property
+    def label(self) -> str:
+        title = str(VARIANTS[self.variant].title)
+        if self.partnership:
+            return _("%(variant)s, %(seats)d players in partnership") % {
+                "variant": title,
+                "seats": self.seats,
+            }
+        return _("%(variant)s, %(seats)d players") % {
+            "variant": title,
+            "seats": self.seats,
+        }
+
+
+def stake_shapes() -> dict[str, StakeShape]:
+    """The shapes of ``settings.STAKE_SHAPES``, by code, in settings order."""
+    raw: dict[str, dict[str, Any]] = getattr(settings, "STAKE_SHAPES", {})
+    return {
+        code: StakeShape(
+            code=code,
+            variant=str(spec["variant"]),
+            seats=int(spec["seats"]),
+            partnership=bool(spec.get("partnership", False)),
+        )
+        for code, spec in raw.items()
+    }
+
+
+def stake_amounts() -> list[int]:
+    """The stakes a player can choose: the economy's entry fees, smallest first."""
+    return sorted(economy_conf.entry_fees())
+
+
+def fill_seconds() -> int:
+    return int(getattr(settings, "STAKE_FILL_SECONDS", DEFAULT_FILL_SECONDS))
+
+
+def _shape_check(*, stake: object, shape: object) -> StakeShape:
+    if type(stake) is not int or stake not in economy_conf.entry_fees():
+        raise StakeError(
+            "bad_stake",
+            _("Choose a stake of %(stakes)s coins.")
+            % {"stakes": " / ".join(str(s) for s in stake_amounts())},
+        )
+    found = stake_shapes().get(shape) if isinstance(shape, str) else None
+    if found is None:
+        raise StakeError("bad_shape", _("There are no stake tables of that kind."))
+    return found
+
+
+# --- sitting down
+
+
+@transaction.atomic
+def stake_sit(
+    *,
+    user: AbstractBaseUser,
+    stake: int,
+    shape: str,
+    table_id: int | None = None,
+) -> StakeTable:
+    """Take a seat and pay the entry into the pot, both or neither.
+
+    With ``table_id``: that open table (it must be of this stake and shape). Without:
+    Quick seat, the open table of this stake and shape closest to full, else a new
+    one. The table starts the moment its last seat is taken. Raises
+    :class:`StakeError` (nothing changed, no coin moved) for every refusal.
+    """
+    kind = _shape_check(stake=stake, shape=shape)
+    if reason := user_busy_elsewhere(user_id=user.pk):
+        raise StakeError("busy_elsewhere", reason)
+    if table_id is None:
+        row = _quick_pick(stake=stake, shape=kind)
+    else:
+        row = _row_lock(table_id)
+        _check_open(row, stake=stake, shape=kind)
+    if not _sitter_claim(user_id=user.pk, table_id=row.pk):
+        _sitter_refuse(user=user, row=row)
+    _seat_and_pay(user=user, row=row)
+    row.seats_taken += 1
+    fields = ["seats_taken"]
+    if row.seats_taken == row.seats:
+        table_start(table_id=row.pk)
+        row.state = StakeTable.State.PLAYING
+        fields.append("state")
+    row.save(update_fields=fields)
+    return row
+
+
+def _seat_and_pay(*, user: AbstractBaseUser, row: StakeTable) -> None:
+    """Seat the player at the games table, then move the entry into the pot."""
+    try:
+        seat_join(table_id=row.pk, user=user)
+    except TableError as exc:
+        raise StakeError(exc.code, exc.message) from None
+    try:
+        pot_entry_pay(table_ref=str(row.pk), user_id=user.pk, amount=row.stake)
+    except InsufficientFunds:
+        missing = row.stake - wallet_balance(user_id=user.pk)
+        raise StakeError(
+            "not_enough_coins",
+            ngettext(
+                "You need %(missing)d more coin to sit at this table.",
+                "You need %(missing)d more coins to sit at this table.",
+                missing,
+            )
+            % {"missing": missing},
+        ) from None
+    except PotClosed:
+        raise StakeError(
+            "table_closed", _("This table is no longer taking players.")
+        ) from None
+
+
+def _row_lock(table_id: object) -> StakeTable:
+    if type(table_id) is not int or table_id <= 0:
+        raise StakeError("no_table", _("There is no such stake table."))
+    row = StakeTable.objects.select_for_update().filter(pk=table_id).first()
+    if row is None:
+        raise StakeError("no_table", _("There is no such stake table."))
+    return row
+
+
+def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
+    if row.state == StakeTable.State.CANCELLED:
+        raise StakeError("table_cancelled", _("This table was cancelled."))
+    if row.state != StakeTable.State.OPEN:
+        raise StakeError("table_started", _("This table has started already."))
+    if row.shape != shape.code:
+        raise StakeError("wrong_shape", _("This table plays another game."))
+    if row.stake != stake:
+        raise StakeError("wrong_stake", _("This table has another stake."))
+    if row.seats_taken >= row.seats:
+        raise StakeError("table_full", _("This table is full."))
+    if row.fill_deadline <= timezone.now():
+        raise StakeError("table_closing", _("This table ran out of time to fill."))
+
+
+def _sitter_claim(*, user_id: int, table_id: int) -> bool:
+    """Record the player as seated at a stake table; False if they already are.
+
+    ``INSERT … ON CONFLICT DO NOTHING`` on the unique user: a concurrent claim by
+    the same player waits for the other transaction and then inserts nothing, so
+    nobody holds two stake seats, without a savepoint or a look-up first.
+    """
+    meta = StakeSitter._meta
+    quote = connection.ops.quote_name
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} "  # noqa: S608 - names from the model
+            f"({quote('user_id')}, {quote('stake_table_id')}, {quote('sat_at')}) "
+            "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [user_id, table_id, now],
+        )
+        return bool(cursor.rowcount)
+
+
+def _sitter_refuse(*, user: AbstractBaseUser, row: StakeTable) -> NoReturn:
+    at = (
+        StakeSitter.objects.filter(user=user)
+        .values_list("stake_table_id", flat=True)
+        .first()
+    )
+    if at == row.pk:
+        raise StakeError("already_seated", _("You already have a seat at this table."))
+    raise StakeError(
+        "other_table", _("You already have a seat at another stake table.")
+    )
+
+
+def _quick_pick(*, stake: int, shape: StakeShape) -> StakeTable:
+    """Lock the open table closest to full (skipping ones locked right now), or
+    create one."""
+    row = (
+        StakeTable.objects.select_for_update(skip_locked=True)
+        .filter(
+            state=StakeTable.State.OPEN,
+            stake=stake,
+            shape=shape.code,
+            fill_deadline__gt=timezone.now() + timedelta(seconds=1),
+        )
+        .order_by("-seats_taken", "pk")
+        .first()
+    )
+    if row is not None and row.seats_taken < row.seats:
+        return row
+    return stake_table_open(stake=stake, shape=shape)
+
+
+@transaction.atomic
+def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
+    """A new empty stake table and its fill deadline (the expiry task is queued
+    after commit; the sweep enforces the deadline if the task is lost)."""
+    table = table_create(
+        mode="stake",
+        variant=shape.variant,
+        options=shape.options,
+        hand_pause_seconds=5,
+    )
+    deadline = timezone.now() + timedelta(seconds=fill_seconds())
+    row = StakeTable.objects.create(
+        table=table,
+        stake=stake,
+        shape=shape.code,
+        seats=shape.seats,
+        fill_deadline=deadline,
+    )
+    row = StakeTable.objects.select_for_update().get(pk=row.pk)
+    transaction.on_commit(lambda: expiry_queue(table.pk, deadline))
+    return row
+
+
+def expiry_queue(table_id: int, deadline: datetime) -> None:
+    """Queue the fill-deadline task; if the broker is down the sweep does its job."""
+    from matchmaking.stake_tasks import stake_expire_task
+
+    countdown = max(0.0, (deadline - timezone.now()).total_seconds())
+    try:
+        stake_expire_task.apply_async((table_id,), countdown=countdown + 0.2)
+    except Exception:  # noqa: BLE001 - the sweep cancels the table instead
+        logger.exception("stake table %s: could not queue its fill deadline", table_id)
+
+
+# --- standing up
+
+
+@transaction.atomic
+def stake_stand(*, user: AbstractBaseUser, table_id: int) -> StakeTable:
+    """Leave a stake table before it starts; the entry comes back at once."""
+    row = _row_lock(table_id)
+    sitter = StakeSitter.objects.filter(user=user, stake_table=row).first()
+    if sitter is None:
+        raise StakeError("not_seated", _("You have no seat at this table."))
+    if row.state != StakeTable.State.OPEN:
+        raise StakeError(
+            "table_started",
+            _("The table has started: leaving now forfeits your seat and entry."),
+        )
+    seat_leave(table_id=row.pk, user=user)
+    pot_entry_refund(table_ref=str(row.pk), user_id=user.pk)
+    sitter.delete()
+    row.seats_taken -= 1
+    row.save(update_fields=["seats_taken"])
+    return row
+
+
+# --- cancelling (fill deadline, operator, fault)
+
+
+@transaction.atomic
+def stake_cancel(*, table_id: int, reason: str, text: str = "") -> bool:
+    """Cancel a stake table that has not been settled and refund every entry once.
+
+    True if this call cancelled it; False if it was cancelled already. Raises
+    :class:`StakeError` if it was settled, or if its match finished (it settles).
+    ``reason`` is one of ``StakeTable.Reason``; ``text`` the operator's words.
+    """
+    row = _row_lock(table_id)
+    if row.state == StakeTable.State.CANCELLED:
+        return False
+    if row.state == StakeTable.State.SETTLED:
+        raise StakeError("table_settled", _("This table has been settled already."))
+    try:
+        table_cancel(table_id=row.pk)
+    except TableError:
+        # A finished match settles, unless its result cannot be trusted (a fault).
+        if reason != StakeTable.Reason.FAULT:
+            raise StakeError(
+                "table_finished", _("This table has finished; it settles instead.")
+            ) from None
+    stake_close(row, state=StakeTable.State.CANCELLED, reason=reason, text=text)
+    pot_refund_all(table_ref=str(row.pk))
+    return True
+
+
+def stake_close(
+    row: StakeTable, *, state: str, reason: str = "", text: str = ""
+) -> None:
+    """Mark a locked row settled or cancelled and free its players' sitter rows."""
+    row.state = state
+    row.reason = reason
+    row.reason_text = text[:500]
+    row.closed_at = timezone.now()
+    row.save(update_fields=["state", "reason", "reason_text", "closed_at"])
+    StakeSitter.objects.filter(stake_table=row).delete()
+
+
+def stake_expire(*, table_id: int) -> bool:
+    """Cancel the table if it is still open past its fill deadline; True if so."""
+    with transaction.atomic():
+        row = StakeTable.objects.select_for_update().filter(pk=table_id).first()
+        if (
+            row is None
+            or row.state != StakeTable.State.OPEN
+            or row.fill_deadline > timezone.now()
+        ):
+            return False
+        return stake_cancel(table_id=table_id, reason=StakeTable.Reason.UNFILLED)

@@ -1,0 +1,95 @@
+"""Helpers of the stake-table tests: funded players, driving a table near its end."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from economy.audit import ledger_audit
+from economy.models import Account, Entry, Transaction
+from economy.wallets import _mint_to_wallet
+from games import engine
+from games import services as table_services
+from games.models import Table
+
+_fund_ids = itertools.count(1)
+
+
+def fund(user_id: int, amount: int) -> None:
+    """Give a player coins from the mint (a test-only grant)."""
+    with transaction.atomic():
+        _mint_to_wallet(
+            key=f"stake-test-fund:{user_id}:{next(_fund_ids)}",
+            kind=Transaction.Kind.SIGNUP,
+            user_id=user_id,
+            amount=amount,
+        )
+
+
+def ledger_snapshot() -> tuple:
+    return (
+        list(Transaction.objects.order_by("pk").values_list("pk", "key")),
+        list(Entry.objects.order_by("pk").values_list("pk", "amount")),
+        list(Account.objects.order_by("pk").values_list("pk", "balance", "state")),
+    )
+
+
+def assert_sound() -> None:
+    assert ledger_audit() == []
+    assert not Account.objects.filter(balance__lt=0).exists()
+
+
+def kinds_of(transaction_kind: str, table_id: int) -> int:
+    return Transaction.objects.filter(
+        kind=transaction_kind, table_ref=str(table_id)
+    ).count()
+
+
+@dataclass
+class FinalMove:
+    """The action that ends a table's match, and who plays it."""
+
+    user: Any
+    action: dict[str, Any]
+    seq: int
+
+
+def _ending_action(state: engine.State, position: int) -> engine.Action | None:
+    for action in engine.legal_actions(state, position):
+        if engine.apply(state, position, action).phase == "match_over":
+            return action
+    return None
+
+
+def drive_to_last_move(
+    table_id: int, users: dict[int, Any], *, rng: random.Random, limit: int = 5000
+) -> FinalMove:
+    """Play at random until some seated player can end the match; return that move."""
+    for _ in range(limit):
+        table = Table.objects.get(pk=table_id)
+        assert table.status == Table.Status.PLAYING
+        state = engine.from_json(table.state)
+        actor = next(
+            ((p, u) for p, u in users.items() if engine.legal_actions(state, p)), None
+        )
+        if actor is not None:
+            position, user = actor
+            ending = _ending_action(state, position)
+            if ending is not None:
+                return FinalMove(user, engine.action_to_dict(ending), table.seq)
+            action = rng.choice(engine.legal_actions(state, position))
+            table_services.table_act(
+                table_id=table_id,
+                user=user,
+                action=engine.action_to_dict(action),
+                expected_seq=table.seq,
+            )
+        else:
+            assert table.timer, f"table stalled at seq {table.seq} ({state.phase})"
+            Table.objects.filter(pk=table_id).update(deadline=None)
+            table_services.table_tick(table_id=table_id, seq=table.seq)
+    raise AssertionError("no ending move found")
