@@ -46,6 +46,8 @@ class Week(models.Model):
         max_length=10, choices=Status.choices, default=Status.OPEN
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Set once every reward of the closed week is in the ledger.
+    paid_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["start"]

@@ -47,3 +47,16 @@ def finish(
 @pytest.fixture
 def finish_table() -> FinishTable:
     return finish
+
+
+@pytest.fixture
+def make_player(django_user_model) -> Callable[..., object]:
+    """A player account without a password (hashing one is slow; these never log in)."""
+    counter = iter(range(1, 1_000_000))
+
+    def make(username: str | None = None) -> object:
+        return django_user_model.objects.create(
+            username=username or f"p{next(counter)}"
+        )
+
+    return make

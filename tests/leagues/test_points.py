@@ -36,27 +36,27 @@ def points_of(user) -> Decimal:
     ],
 )
 def test_points_by_shape_and_place(
-    make_user, finish_table, size, partnership, places, expected
+    make_player, finish_table, size, partnership, places, expected
 ):
-    users = [make_user() for _ in range(size)]
+    users = [make_player() for _ in range(size)]
     finish_table(seats=users, places=places, at=TUESDAY, partnership=partnership)
     assert [str(points_of(u)) for u in users] == expected
     assert all(Membership.objects.get(user=u).tables == 1 for u in users)
 
 
-def test_stake_table_earns_more(make_user, finish_table, settings, monkeypatch):
+def test_stake_table_earns_more(make_player, finish_table, settings, monkeypatch):
     settings.LEAGUE_STAKE_BONUS = {250: 4}
     monkeypatch.setattr("leagues.services.stake_of", lambda table: 250)
-    ana, ben = make_user(), make_user()
+    ana, ben = make_player(), make_player()
     finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY, mode="stake")
     assert (points_of(ana), points_of(ben)) == (Decimal("14.0"), Decimal("7.0"))
 
 
-def test_stake_hook_prefers_the_tables_own_stake(make_user, finish_table):
+def test_stake_hook_prefers_the_tables_own_stake(make_player, finish_table):
     from leagues.stakes import stake_of
 
     table = finish_table(
-        seats=[make_user(), make_user()],
+        seats=[make_player(), make_player()],
         places=[1, 2],
         at=TUESDAY,
         mode="stake",
@@ -66,12 +66,12 @@ def test_stake_hook_prefers_the_tables_own_stake(make_user, finish_table):
     assert stake_of(table) == 1000
 
 
-def test_stake_read_from_the_pot_escrow(make_user, finish_table, settings):
+def test_stake_read_from_the_pot_escrow(make_player, finish_table, settings):
     from economy.ledger import escrow_ensure
     from economy.models import Account
     from leagues.stakes import stake_of
 
-    ana, ben = make_user(), make_user()
+    ana, ben = make_player(), make_player()
     table = finish_table(
         seats=[ana, ben], places=[1, 2], at=TUESDAY, mode="stake", record=False
     )
@@ -83,8 +83,8 @@ def test_stake_read_from_the_pot_escrow(make_user, finish_table, settings):
     assert points_of(ana) == Decimal("16.0")  # 10 + 6 for a 500 stake
 
 
-def test_backfilled_table_counts_half_and_bots_get_nothing(make_user, finish_table):
-    ana = make_user()
+def test_backfilled_table_counts_half_and_bots_get_nothing(make_player, finish_table):
+    ana = make_player()
     table = finish_table(seats=[ana, "bot"], places=[2, 1], at=TUESDAY)
     assert points_of(ana) == Decimal("1.5")
     entries = list(PointEntry.objects.filter(table_id=table.pk))
@@ -92,8 +92,8 @@ def test_backfilled_table_counts_half_and_bots_get_nothing(make_user, finish_tab
 
 
 @pytest.mark.parametrize("mode", ["practice", "friend"])
-def test_practice_and_friend_rooms_give_nothing(make_user, finish_table, mode):
-    ana, ben = make_user(), make_user()
+def test_practice_and_friend_rooms_give_nothing(make_player, finish_table, mode):
+    ana, ben = make_player(), make_player()
     if mode == "practice":
         table = finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY, record=False)
         Table.objects.filter(pk=table.pk).update(mode="practice")
@@ -104,8 +104,8 @@ def test_practice_and_friend_rooms_give_nothing(make_user, finish_table, mode):
     assert not Membership.objects.exists()
 
 
-def test_recorded_once_even_if_the_signal_fires_twice(make_user, finish_table):
-    ana, ben = make_user(), make_user()
+def test_recorded_once_even_if_the_signal_fires_twice(make_player, finish_table):
+    ana, ben = make_player(), make_player()
     table = finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY)
     for _ in range(2):
         table_finished.send_robust(
@@ -121,8 +121,8 @@ def test_recorded_once_even_if_the_signal_fires_twice(make_user, finish_table):
     assert Membership.objects.get(user=ana).tables == 1
 
 
-def test_same_two_accounts_count_three_tables_a_day(make_user, finish_table):
-    ana, ben, cy = make_user(), make_user(), make_user()
+def test_same_two_accounts_count_three_tables_a_day(make_player, finish_table):
+    ana, ben, cy = make_player(), make_player(), make_player()
     for i in range(4):
         finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY + timedelta(minutes=i))
     assert points_of(ana) == Decimal("30.0")
@@ -134,8 +134,8 @@ def test_same_two_accounts_count_three_tables_a_day(make_user, finish_table):
     assert points_of(ana) == Decimal("50.0")
 
 
-def test_week_by_finish_time_in_utc(make_user, finish_table):
-    ana, ben = make_user(), make_user()
+def test_week_by_finish_time_in_utc(make_player, finish_table):
+    ana, ben = make_player(), make_player()
     sunday_late = datetime(2026, 12, 6, 23, 59, 59, 999000, tzinfo=UTC)
     monday = datetime(2026, 12, 7, 0, 0, 0, tzinfo=UTC)
     finish_table(seats=[ana, ben], places=[1, 2], at=sunday_late)
@@ -150,8 +150,8 @@ def test_week_by_finish_time_in_utc(make_user, finish_table):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_real_online_table_played_to_the_end_adds_points(make_user):
-    ana, ben = make_user("ana"), make_user("ben")
+def test_real_online_table_played_to_the_end_adds_points(make_player):
+    ana, ben = make_player("ana"), make_player("ben")
     table = table_create(
         mode="online", variant="draw", options={"target": 50}, hand_pause_seconds=0
     )
