@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("ops.urls")),
     path("", include("economy.urls")),
     path("", include("games.urls")),
+    path("", include("leagues.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
