@@ -31,7 +31,6 @@ from leagues.weeks import WEEK, week_ensure, week_start
 logger = logging.getLogger(__name__)
 
 PAY_BATCH = 1000
-UPDATE_BATCH = 5000
 DIVISIONS = list(Division.values)
 
 
@@ -85,18 +84,18 @@ def _outcomes_write(outcomes: dict[int, Outcome]) -> None:
         return
     table = Membership._meta.db_table
     with connection.cursor() as cursor:
-        for i in range(0, len(items), UPDATE_BATCH):
-            batch = items[i : i + UPDATE_BATCH]
-            marks = ", ".join(
-                ["(%s::bigint, %s::integer, %s, %s::integer)"] * len(batch)
-            )
-            params = [v for pk, o in batch for v in (pk, o.rank, o.result, o.reward)]
-            cursor.execute(
-                f"UPDATE {table} AS m SET rank = v.rank, result = v.result, "  # noqa: S608
-                f"reward = v.reward FROM (VALUES {marks}) "
-                "AS v(id, rank, result, reward) WHERE m.id = v.id",
-                params,
-            )
+        cursor.execute(
+            f"UPDATE {table} AS m SET rank = v.rank, result = v.result, "  # noqa: S608
+            "reward = v.reward FROM unnest(%s::bigint[], %s::integer[], "
+            "%s::varchar[], %s::integer[]) AS v(id, rank, result, reward) "
+            "WHERE m.id = v.id",
+            [
+                [pk for pk, _ in items],
+                [o.rank for _, o in items],
+                [o.result for _, o in items],
+                [o.reward for _, o in items],
+            ],
+        )
 
 
 def _divisions_move(week: Week, outcomes: dict[int, Outcome]) -> None:
