@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -189,6 +190,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
     },
     "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
+}
+
+# --- League (docs/league.md; points, zones and rewards default in leagues/conf.py)
+# The week ends Monday 00:00 UTC: hour and minute explicit (a bare day_of_week fires
+# every minute of Monday). The hourly run closes any week a downtime missed.
+CELERY_BEAT_SCHEDULE["leagues-rollover"] = {
+    "task": "leagues.rollover",
+    "schedule": crontab(minute=0, hour=0, day_of_week="mon"),
+}
+CELERY_BEAT_SCHEDULE["leagues-rollover-catch-up"] = {
+    "task": "leagues.rollover",
+    "schedule": crontab(minute=17, hour="*"),
 }
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("matchmaking.urls")),
     path("", include("matchmaking.room_urls")),
     path("", include("matchmaking.stake_urls")),
+    path("", include("leagues.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

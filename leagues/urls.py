@@ -1,0 +1,9 @@
+from django.urls import path
+
+from leagues import views
+
+urlpatterns = [
+    path("league/", views.league, name="league"),
+    path("league/standings.json", views.league_standings, name="league_standings"),
+    path("league/top/", views.league_top, name="league_top"),
+]
