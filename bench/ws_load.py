@@ -515,9 +515,10 @@ async def quiesce(shared: Shared, clients: list[Client], timeout: float) -> bool
     return False
 
 
-def losses(shared: Shared) -> tuple[int, int, int]:
-    """(lost, duplicated, duplicated right at connect) over every socket of the run."""
-    snap = tables_snapshot(shared.table_ids)
+def losses(shared: Shared, snap: dict[int, Any]) -> tuple[int, int, int]:
+    """(lost, duplicated, duplicated right at connect) over every socket of the run,
+    up to each table's ``seq`` in ``snap`` (taken before the sockets close: closing
+    one is itself a change of its table, which it cannot receive)."""
     lost = dups = connect_dups = 0
     for conn in shared.connections:
         dups += conn.dups
@@ -612,10 +613,11 @@ async def run_once(
     await asyncio.gather(*players, return_exceptions=True)
 
     settled = await quiesce(shared, clients, timeout=20)
+    final = await asyncio.to_thread(tables_snapshot, shared.table_ids)
     for c in clients:
         await c.close()
     moves = await asyncio.to_thread(moves_between, shared.table_ids, t0_db, t1_db)
-    lost, dups, connect_dups = await asyncio.to_thread(losses, shared)
+    lost, dups, connect_dups = await asyncio.to_thread(losses, shared, final)
     await asyncio.to_thread(tables_retire, shared.table_ids)
     n_moves = sum(moves.values())
     server_cpu = {k: cpu1[k] - cpu0[k] for k in pids}

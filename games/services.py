@@ -325,15 +325,15 @@ def table_tick(*, table_id: int, seq: int) -> bool:
         actor = "standin"
     level = seat.bot_level or STANDIN_LEVEL
     action = bot_action(table=table, state=state, position=seat.position, level=level)
-    if action is None:  # a computer opponent let a Muggins window pass
-        _change(
-            table,
-            seats,
-            state,
-            position=seat.position,
-            actor=actor,
-            timer=timer_next(table=table, seats=seats, state=state, muggins=False),
+    if action is None:
+        # A computer opponent let a Muggins window pass: only the pending job
+        # changes, so the seq stays (a new one would make the player's move in
+        # flight stale) and the job is queued again for the same seq.
+        _timer_set(
+            table, timer_next(table=table, seats=seats, state=state, muggins=False)
         )
+        table_update(table, ["timer", "timer_seat", "deadline"])
+        outbox.post(seq=table.seq, frames=(), job=_job(table))
         return False
     new_state = engine.apply(state, seat.position, action)
     _transition(

