@@ -31,6 +31,8 @@ def both_sizes(page: Page, name: str) -> None:
     """Screenshots of the page as it is, on a desktop and on a phone."""
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_timeout(300)  # the board snakes again after the resize
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], f"{name}: the phone page scrolls sideways ({width}px)"
     screenshot(page, f"{name}-phone")
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     page.wait_for_timeout(300)
