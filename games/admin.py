@@ -15,7 +15,7 @@ from games.models import Seat, Table, TableEvent
 from games.names import seat_display_name
 
 
-class ReadOnly(admin.ModelAdmin):
+class NoWrites:
     """Nothing is edited here: the state changes only through the services."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -28,7 +28,11 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnly(NoWrites, admin.ModelAdmin):
+    pass
+
+
+class SeatInline(NoWrites, admin.TabularInline):
     model = Seat
     fields = (
         "position",
@@ -42,17 +46,10 @@ class SeatInline(admin.TabularInline):
     )
     readonly_fields = fields
     extra = 0
-    can_delete = False
 
     @admin.display(description=gettext_lazy("player"))
     def name(self, seat: Seat) -> str:
         return seat_display_name(seat)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Table)
@@ -72,10 +69,6 @@ class TableAdmin(ReadOnly):
     exclude = ("state", "seed")  # server-only secrets: the hands and the deal
     inlines = [SeatInline]
     actions = ["cancel_tables"]
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # The change page opens read-only (view permission); actions need this off.
-        return False
 
     @admin.action(
         description=gettext_lazy("Cancel the selected tables (abandoned)"),

@@ -31,6 +31,8 @@ def both_sizes(page: Page, name: str) -> None:
     """Screenshots of the page as it is, on a desktop and on a phone."""
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_timeout(300)  # the board snakes again after the resize
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], f"{name}: the phone page scrolls sideways ({width}px)"
     screenshot(page, f"{name}-phone")
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     page.wait_for_timeout(300)
@@ -103,6 +105,20 @@ def test_my_games_lists_a_live_game_and_resume_returns_to_it(new_page):
     wait_ready(page)
     assert frame(page)["table"]["id"] == table_id
     assert frame(page)["table"]["status"] == "playing"
+    # Left, it is listed with its result and opens its history.
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave").click()
+    page.wait_for_timeout(300)
+    page.goto("/games/")
+    row = page.locator(f"tr[data-table='{table_id}']")
+    expect(row).to_contain_text("Abandoned")
+    row.get_by_role("link", name="History").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        f"Block · table {table_id}"
+    )
+    expect(page.locator("main")).to_contain_text("Computer 2 · medium")
+    expect(page.locator("main")).not_to_contain_text("Computer (")
+    both_sizes(page, "history")
 
 
 def test_a_404_page_has_the_site_navigation(new_page):
@@ -121,6 +137,11 @@ def test_a_404_page_has_the_site_navigation(new_page):
 
 def test_a_four_seat_game_shows_four_distinct_names(new_page):
     page = new_page()
+    console_errors: list[str] = []
+    page.on(
+        "console",
+        lambda msg: console_errors.append(msg.text) if msg.type == "error" else None,
+    )
     name = signup(page)
     start_practice(page, "draw", seats=4, levels=("easy", "easy", "hard"))
     names = page.locator("#seats .seat-name").all_inner_texts()
@@ -128,6 +149,10 @@ def test_a_four_seat_game_shows_four_distinct_names(new_page):
     assert names[0] == f"{name} (you)"
     assert names[1:] == ["Computer 2 · easy", "Computer 3 · easy", "Computer 4 · hard"]
     both_sizes(page, "four-seat-names")
+    # Not even the favicon is missing.
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    assert icon and page.request.get(icon).status == 200
+    assert console_errors == []
 
 
 def test_the_fives_spinner_has_one_centre_tile_with_its_arms(new_page):
@@ -166,6 +191,10 @@ def test_on_a_phone_the_main_button_is_in_view_at_hand_end(new_page):
     )
     button = page.locator("#main-action")
     expect(button).to_have_text("Next hand")
+    # Long arms snake onto more rows: none needs a sideways scroll.
+    for box in page.locator("#board .arm-tiles").all():
+        overflow = box.evaluate("b => b.scrollWidth - b.clientWidth")
+        assert overflow <= 1, overflow
     rect = button.bounding_box()
     assert rect is not None
     assert rect["y"] >= 0, rect
@@ -186,6 +215,9 @@ def test_the_sound_toggle_persists_across_reloads(new_page):
     expect(toggle).to_have_attribute("aria-pressed", "false")
     page.reload()
     wait_ready(page)
+    # Nothing plays before the player touches this page.
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.dominoTable.ui.sounds.context === null")
     expect(page.locator("#sound-toggle")).to_have_text("Sound: off")
     assert page.evaluate("() => localStorage.getItem('dominoes.sound')") == "off"
     both_sizes(page, "sound-toggle")
@@ -213,3 +245,27 @@ def test_the_shop_says_boosters_pay_online_and_asks_before_spending(new_page):
     expect(page.locator(".messages")).to_have_count(0)
     assert page.locator("main").inner_text() == before
     both_sizes(page, "shop-note")
+
+
+def test_reduced_motion_turns_the_animations_off(new_page):
+    page = new_page()
+    page.emulate_media(reduced_motion="reduce")
+    signup(page)
+    start_practice(page, "draw", levels=("easy",))
+    play_until(page, "f => f.view.layout.root !== null")
+    page.wait_for_selector("#board .tile.newest")
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('#board .tile, .hand .tile')]"
+        ".map(t => getComputedStyle(t).animationName)"
+    )
+    assert names and set(names) == {"none"}, names
+    page.emulate_media(reduced_motion="no-preference")
+    f = play_until(page, "f => f.view.legal.some(a => a.type === 'play')")
+    seq = f["seq"]
+    act_once(page)
+    page.wait_for_function(f"() => window.dominoTable.ui.frame.seq > {seq}")
+    arrived = page.evaluate(
+        "() => [...document.querySelectorAll('#board .tile.arrive')]"
+        ".map(t => getComputedStyle(t).animationName)"
+    )
+    assert arrived == ["tile-arrive"], arrived

@@ -1,5 +1,6 @@
 // Entry point of the table page.
 import { TableSocket } from "./socket.js";
+import { t } from "./tiles.js";
 import { TableUI } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -22,7 +23,9 @@ socket.connect();
 const leave = document.getElementById("leave");
 if (leave) {
   leave.addEventListener("click", () => {
-    if (window.confirm("Leave this game? A practice game is abandoned.")) socket.send({ type: "leave" });
+    if (window.confirm(t("Leave this game? A practice game is abandoned and counts as a loss."))) {
+      socket.send({ type: "leave" });
+    }
   });
 }
 // For the browser tests and the curious: the live socket and renderer.
