@@ -4,8 +4,9 @@ Started by ``config.asgi`` (only servers import it), never from
 ``AppConfig.ready()``, which also runs in ``migrate``, ``shell`` and the autoreloader's
 parent. It consumes the memory broker from a daemon thread with a thread pool, so
 countdown tasks (turn clocks, bot moves) fire exactly as they do under a separate
-worker, and it runs the beat schedule too, from memory: the schedule has only
-interval tasks, so there is nothing worth a file (``celery.beat``'s default
+worker, and it runs the beat schedule too, from memory: its interval tasks and its
+crontab entries (the league's Monday rollover, with an hourly catch-up for what a
+restart missed) need nothing worth a file (``celery.beat``'s default
 ``PersistentScheduler`` would leave a shelve file per process behind).
 """
 

@@ -84,8 +84,14 @@ class Membership(models.Model):
         DEMOTED = "demoted", _("demoted")
         STAYED = "stayed", _("stayed")
 
-    week = models.ForeignKey(Week, on_delete=models.CASCADE, related_name="members")
-    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="members")
+    # No index of their own: (week, user) and (group, points) lead with them, and a
+    # week's close rewrites every row (bench/league.py).
+    week = models.ForeignKey(
+        Week, on_delete=models.CASCADE, related_name="members", db_index=False
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, related_name="members", db_index=False
+    )
     # A deleted account leaves its place empty (NULL): it is never ranked or paid.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -14,8 +14,10 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -48,29 +50,44 @@ def _tables_unrecorded(week: Week) -> list[int]:
     )
 
 
-def _standings(week: Week) -> dict[tuple[int, str], list[Standing]]:
+@dataclass(frozen=True)
+class Place:
+    """Who holds a membership, and in which division: for the moves."""
+
+    user_id: int | None
+    division: str
+
+
+def _standings(
+    week: Week,
+) -> tuple[dict[tuple[int, str], list[Standing]], dict[int, Place]]:
+    """Each group's standings, and each membership's holder."""
     groups: dict[tuple[int, str], list[Standing]] = defaultdict(list)
-    rows = Membership.objects.filter(week=week).values_list(
-        "id",
-        "group_id",
-        "division",
-        "user_id",
-        "user__is_active",
-        "points",
-        "reached_at",
-        "joined_at",
+    places: dict[int, Place] = {}
+    members = Membership.objects.filter(week=week)
+    # Few accounts are closed: one small query rather than a join of every row.
+    inactive = set(
+        get_user_model()
+        .objects.filter(is_active=False, pk__in=members.values("user_id"))
+        .values_list("pk", flat=True)
     )
-    for pk, group_id, division, user_id, active, points, reached, joined in rows:
+    rows = members.values_list(
+        "id", "group_id", "division", "user_id", "points", "reached_at", "joined_at"
+    )
+    for pk, group_id, division, user_id, points, reached, joined in rows.iterator(
+        chunk_size=10_000
+    ):
         groups[(group_id, division)].append(
             Standing(
                 id=pk,
                 points=points,
                 reached_at=reached,
                 joined_at=joined,
-                eligible=user_id is not None and bool(active),
+                eligible=user_id is not None and user_id not in inactive,
             )
         )
-    return groups
+        places[pk] = Place(user_id, division)
+    return groups, places
 
 
 def _outcomes_write(outcomes: dict[int, Outcome]) -> None:
@@ -98,19 +115,25 @@ def _outcomes_write(outcomes: dict[int, Outcome]) -> None:
         )
 
 
-def _divisions_move(week: Week, outcomes: dict[int, Outcome]) -> None:
-    moves: dict[tuple[str, str], list[int]] = defaultdict(list)
-    rows = Membership.objects.filter(week=week, user__isnull=False).values_list(
-        "id", "user_id", "division"
-    )
-    for pk, user_id, division in rows:
+def _divisions_move(places: dict[int, Place], outcomes: dict[int, Outcome]) -> None:
+    moves: dict[str, list[int]] = defaultdict(list)
+    for pk, place in places.items():
         result = outcomes[pk].result
         step = 1 if result == PROMOTED else -1 if result == DEMOTED else 0
-        if step:
-            target = DIVISIONS[DIVISIONS.index(division) + step]
-            moves[(division, target)].append(user_id)
-    for (_, target), user_ids in sorted(moves.items()):
-        Player.objects.filter(user_id__in=user_ids).update(division=target)
+        if step and place.user_id is not None:
+            target = DIVISIONS[DIVISIONS.index(place.division) + step]
+            moves[target].append(place.user_id)
+    table = Player._meta.db_table
+    for target, user_ids in sorted(moves.items()):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"UPDATE {table} SET division = %s "  # noqa: S608
+                    "WHERE user_id = ANY(%s::bigint[])",
+                    [target, user_ids],
+                )
+        else:
+            Player.objects.filter(user_id__in=user_ids).update(division=target)
 
 
 @transaction.atomic
@@ -122,10 +145,11 @@ def week_close(*, week_id: int) -> bool:
     for table_id in _tables_unrecorded(week):
         table_points_record(table_id=table_id)
     outcomes: dict[int, Outcome] = {}
-    for (_, division), rows in _standings(week).items():
+    groups, places = _standings(week)
+    for (_, division), rows in groups.items():
         outcomes.update(group_outcomes(rows, conf.zone(division)))
     _outcomes_write(outcomes)
-    _divisions_move(week, outcomes)
+    _divisions_move(places, outcomes)
     week.status = Week.Status.CLOSED
     week.closed_at = timezone.now()
     week.save(update_fields=["status", "closed_at"])

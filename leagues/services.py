@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Seat, Table
@@ -230,19 +231,23 @@ def points_remove(*, membership_id: int, reason: str, operator_id: int) -> Corre
     """Remove all of a player's points for an open week, logged with ``reason``."""
     reason = (reason or "").strip()
     if not reason:
-        raise LeagueError("no_reason", "Give a reason for the correction.")
+        raise LeagueError("no_reason", _("Give a reason for the correction."))
     membership = (
         Membership.objects.select_related("week").filter(pk=membership_id).first()
     )
     if membership is None:
-        raise LeagueError("no_membership", "That league place does not exist.")
+        raise LeagueError("no_membership", _("That league place does not exist."))
     if week_share_lock(membership.week) == Week.Status.CLOSED:
-        raise LeagueError("week_closed", "That week is closed; its results are final.")
+        raise LeagueError(
+            "week_closed", _("That week is closed; its results are final.")
+        )
     if membership.user_id is not None:
         players_lock(user_ids=[membership.user_id])
     membership = Membership.objects.select_for_update().get(pk=membership_id)
     if membership.points <= 0:
-        raise LeagueError("no_points", "That player has no points to remove this week.")
+        raise LeagueError(
+            "no_points", _("That player has no points to remove this week.")
+        )
     correction = Correction.objects.create(
         membership=membership,
         points_removed=membership.points,

@@ -166,3 +166,23 @@ def test_real_online_table_played_to_the_end_adds_points(make_player):
     assert winner in (1, 2)
     assert sorted(str(e.points) for e in entries.values()) == ["10.0", "3.0"]
     assert sum(m.points for m in Membership.objects.all()) == Decimal("13.0")
+
+
+def test_points_remove_explains_what_it_refuses(make_player, finish_table):
+    from leagues.errors import LeagueError
+    from leagues.models import Correction, Week
+    from leagues.services import points_remove
+
+    ana, ben, op = make_player(), make_player(), make_player()
+    finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY)
+    place = Membership.objects.get(user=ana)
+    with pytest.raises(LeagueError, match="Give a reason"):
+        points_remove(membership_id=place.pk, reason="  ", operator_id=op.pk)
+    points_remove(membership_id=place.pk, reason="collusion", operator_id=op.pk)
+    with pytest.raises(LeagueError, match="no points to remove"):
+        points_remove(membership_id=place.pk, reason="again", operator_id=op.pk)
+    Week.objects.update(status="closed")
+    with pytest.raises(LeagueError, match="results are final"):
+        points_remove(membership_id=place.pk, reason="late", operator_id=op.pk)
+    assert Correction.objects.count() == 1
+    assert PointEntry.objects.filter(user=ana).get().points == Decimal("10.0")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -17,6 +16,7 @@ from leagues import rollover, tasks
 from leagues.models import Membership, Player, PointEntry, Week
 from leagues.rollover import weeks_rollover
 from leagues.services import table_points_record
+from tests.leagues.test_concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -187,23 +187,7 @@ def test_two_rollovers_at_once_on_postgresql(make_player, finish_table):
     players = play_week(make_player, finish_table, W1)
     play_week(make_player, finish_table, W1 + timedelta(days=7), players)
     after = W1 + timedelta(days=14, hours=1)
-    barrier = threading.Barrier(2)
-    results: list[object] = []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            results.append(weeks_rollover(now=after))
-        except Exception as exc:  # reported below
-            results.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    results = at_once([lambda: weeks_rollover(now=after)] * 2)
     assert not [r for r in results if isinstance(r, Exception)], results
     closed = sorted(k for r in results for k in r)  # type: ignore[union-attr]
     assert closed == ["2026-11-16", "2026-11-23"]
