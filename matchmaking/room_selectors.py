@@ -105,6 +105,7 @@ class SeatLine:
     username: str
     user_id: int | None
     bot_level: str
+    bot_label: str
     is_host: bool
     place: int | None
     agreed: bool
@@ -158,6 +159,7 @@ def room_page(*, room: Room, user: AbstractBaseUser) -> RoomPage:
                 username=s.user.get_username() if s.user else "",
                 user_id=s.user_id,
                 bot_level=s.bot_level,
+                bot_label=str(Seat.BotLevel(s.bot_level).label) if s.bot_level else "",
                 is_host=s.user_id is not None and s.user_id == room.host_id,
                 place=s.place,
                 agreed=s.user_id in votes,

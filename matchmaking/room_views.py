@@ -21,7 +21,11 @@ from games.engine import VARIANTS
 from games.models import Table
 from matchmaking import rooms
 from matchmaking.models import Room
-from matchmaking.room_codes import room_code_normalise
+from matchmaking.room_codes import (
+    room_code_blocked,
+    room_code_miss,
+    room_code_normalise,
+)
 from matchmaking.room_errors import RoomError
 from matchmaking.room_forms import RoomForm
 from matchmaking.room_selectors import (
@@ -261,12 +265,15 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
 def room_code(request: HttpRequest) -> HttpResponse:
     """Type the short code read aloud; it leads to the same page as the link."""
     error = ""
-    if request.method == "POST":
+    if request.method == "POST" and room_code_blocked(user_id=request.user.pk):
+        error = _("Too many wrong codes. Wait a few minutes, or ask for the link.")
+    elif request.method == "POST":
         room = room_for_code(
             code=room_code_normalise(request.POST.get("code", "")[:20])
         )
         if room is not None:
             return redirect("room-join", token=room.token)
+        room_code_miss(user_id=request.user.pk)
         error = _("No room has that code. Check the letters and try again.")
     return render(
         request,

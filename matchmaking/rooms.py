@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -232,8 +233,8 @@ def invitation_send(
         "host": inviter.get_username(),
         "variant": room.table.variant,
         "seats": _seat_count(room),
-        "accept": f"/invitations/{invitation.pk}/accept/",
-        "decline": f"/invitations/{invitation.pk}/decline/",
+        "accept": reverse("invitation-accept", args=[invitation.pk]),
+        "decline": reverse("invitation-decline", args=[invitation.pk]),
     }
     transaction.on_commit(
         lambda: invitation_push(invitee_id=invitee.pk, invitation=payload)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.support import database_url_of_tests
+from tests.support import server_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,7 +104,7 @@ def celery_worker_running(django_db_setup, django_db_blocker):
             f"tests-{os.getpid()}@localhost",
         ],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": database_url_of_tests()},
+        env=server_env(),
     )
     from config.celery import app
 

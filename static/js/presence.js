@@ -41,6 +41,18 @@ function showInvitation(inv) {
   decline.addEventListener("click", () => answer(inv.decline, toast));
   toast.append(text, accept, decline);
   toasts.append(toast);
+  bumpCount();
+}
+
+function bumpCount() {
+  const link = document.getElementById("nav-invitations");
+  if (!link) return;
+  let badge = document.getElementById("invitation-count");
+  if (!badge) {
+    badge = Object.assign(document.createElement("span"), { id: "invitation-count", className: "badge", textContent: "0" });
+    link.append(" ", badge);
+  }
+  badge.textContent = String(Number(badge.textContent) + 1);
 }
 
 if (presenceUrl) {

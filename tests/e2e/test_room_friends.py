@@ -46,6 +46,7 @@ def test_invite_accept_start_with_a_computer_and_play(new_page):
 
     toast = bob.locator("#invitation-toasts .toast")
     expect(toast).to_contain_text(alice_name)
+    expect(bob.locator("#invitation-count")).to_have_text("1")
     toast.get_by_role("button", name="Accept").click()
     bob.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(bob.locator("#room-seats")).to_contain_text(bob_name)

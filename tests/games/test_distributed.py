@@ -18,7 +18,7 @@ import websockets
 from games.models import Table
 from games.replay import table_verify
 from games.services import seat_join, table_create, table_start
-from tests.support import database_url_of_tests, session_cookie
+from tests.support import server_env, session_cookie
 from tests.support.servers import celery_worker_start, daphne_start
 
 pytestmark = [
@@ -29,7 +29,7 @@ pytestmark = [
 
 
 def stack_env() -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": database_url_of_tests()}
+    env = server_env()
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     return env
 

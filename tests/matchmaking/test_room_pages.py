@@ -169,3 +169,30 @@ def test_recent_opponents_under_the_username_field(client, make_user, notified):
     signed_in(client, ana)
     page = client.get(reverse("room", args=[again.pk])).content.decode()
     assert 'class="link recent" type="submit">ben<' in page
+
+
+def test_too_many_wrong_codes_are_refused_even_the_right_one(client, make_user):
+    from django.core.cache import cache
+
+    from matchmaking.room_codes import CODE_MISSES_ALLOWED
+
+    cache.clear()
+    ana, cy = make_user("ana"), make_user("cy")
+    room = room_create(host=ana, variant="draw", options={"seats": 2})
+    signed_in(client, cy)
+    for _ in range(CODE_MISSES_ALLOWED):
+        assert client.post(reverse("room-code"), {"code": "ZZZZZZ"}).status_code == 400
+    reply = client.post(reverse("room-code"), {"code": room.code})
+    assert reply.status_code == 400
+    assert "Too many wrong codes" in reply.content.decode()
+    signed_in(client, ana)  # another player is not held back
+    assert client.post(reverse("room-code"), {"code": room.code}).status_code == 302
+
+
+def test_computer_seats_are_labelled_on_the_room_page(client, make_user):
+    ana = make_user("ana")
+    room = room_create(host=ana, variant="draw", options={"seats": 2}, bot_level="hard")
+    room_start(room_id=room.pk, user=ana)
+    page = signed_in(client, ana).get(reverse("room", args=[room.pk])).content.decode()
+    assert "Computer (Hard)" in page
+    assert 'id="to-table"' in page

@@ -6,6 +6,8 @@ Here: the test database's URL and a signed-in session cookie, for servers and so
 ``servers``: daphne and a Celery worker as subprocesses.
 """
 
+import os
+
 from django.conf import settings
 from django.db import connection
 from django.test import Client
@@ -18,6 +20,17 @@ def database_url_of_tests() -> str:
         f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}"
         f"/{db['NAME']}"
     )
+
+
+def server_env() -> dict[str, str]:
+    """The environment of a server process the tests start: this one's, on the test
+    database and with this process's Redis prefix (the default prefix is the
+    database's name, which differs for the test database)."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url_of_tests(),
+        "DEPLOYMENT_PREFIX": settings.DEPLOYMENT_PREFIX,
+    }
 
 
 def session_cookie(user) -> str:
