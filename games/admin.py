@@ -10,9 +10,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.expiry import table_cancel
 from games.models import Seat, Table, TableEvent
 from games.names import seat_display_name
+from games.services import table_cancel
 
 
 class NoWrites:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.utils.translation import gettext
@@ -64,8 +64,8 @@ def _row(table: Table, user_id: int) -> GameRow:
 
 
 def player_games(
-    *, user: AbstractBaseUser, page: object = 1
-) -> tuple[Page, list[GameRow]]:
+    *, user: User, page: int | str = 1
+) -> tuple[Page[Table], list[GameRow]]:
     """The page ``page`` of the user's tables: live first, then newest first."""
     tables = (
         Table.objects.filter(seats__user=user)

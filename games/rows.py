@@ -20,6 +20,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Field
+from django.db.models.options import Options
 from django.utils import timezone
 
 from games.models import Seat, Table, TableEvent
@@ -54,10 +56,17 @@ def _seats_sql() -> str:
 _EVENT_FIELDS = ("table", "seq", "seat", "actor", "action", "events", "created_at")
 
 
+def _field(meta: Options[Any], name: str) -> Field[Any, Any]:
+    """A concrete column of the model (``get_field`` also returns relations)."""
+    field = meta.get_field(name)
+    assert isinstance(field, Field)
+    return field
+
+
 @cache
 def _event_sql() -> str:
     meta = TableEvent._meta
-    cols = ", ".join(_q(meta.get_field(f).column) for f in _EVENT_FIELDS)
+    cols = ", ".join(_q(str(_field(meta, f).column)) for f in _EVENT_FIELDS)
     marks = ", ".join(["%s"] * len(_EVENT_FIELDS))
     return f"INSERT INTO {_q(meta.db_table)} ({cols}) VALUES ({marks})"  # noqa: S608
 
@@ -65,7 +74,7 @@ def _event_sql() -> str:
 @cache
 def _update_sql(fields: tuple[str, ...]) -> str:
     meta = Table._meta
-    sets = ", ".join(f"{_q(meta.get_field(f).column)} = %s" for f in fields)
+    sets = ", ".join(f"{_q(str(_field(meta, f).column))} = %s" for f in fields)
     return f"UPDATE {_q(meta.db_table)} SET {sets} WHERE {_q('id')} = %s"  # noqa: S608
 
 
@@ -83,7 +92,9 @@ def table_seats(table: Table) -> list[Seat]:
         seat.table = table
         if seat.user_id is not None:
             seat.user = user_model.from_db(
-                connection.alias, ["id", "username"], [seat.user_id, seat.user_name]
+                connection.alias,
+                ["id", "username"],
+                [seat.user_id, seat.__dict__["user_name"]],
             )
     return seats
 
@@ -109,7 +120,7 @@ def event_append(
     }
     meta = TableEvent._meta
     params = [
-        meta.get_field(f).get_db_prep_save(values[f], connection) for f in _EVENT_FIELDS
+        _field(meta, f).get_db_prep_save(values[f], connection) for f in _EVENT_FIELDS
     ]
     with connection.cursor() as cursor:
         cursor.execute(_event_sql(), params)
@@ -121,7 +132,7 @@ def table_update(table: Table, fields: Sequence[str]) -> None:
     meta = Table._meta
     params = []
     for name in names:
-        field = meta.get_field(name)
+        field = _field(meta, name)
         params.append(field.get_db_prep_save(getattr(table, field.attname), connection))
     params.append(table.pk)
     with connection.cursor() as cursor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games import engine
 from games.errors import TableError
@@ -12,7 +12,7 @@ from games.models import Seat, Table, TableEvent
 from games.payloads import state_frame
 
 
-def table_membership(*, table_id: int, user: AbstractBaseUser) -> int | None:
+def table_membership(*, table_id: int, user: User) -> int | None:
     """The user's seat at the table, or None for a spectator; TableError if no table."""
     if not Table.objects.filter(pk=table_id).exists():
         raise TableError("no_table", "There is no such table.")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -57,7 +57,7 @@ def _team_of(options: engine.Options, position: int) -> int | None:
 @transaction.atomic
 def table_practice_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     variant: str,
     options: Mapping[str, Any] | None = None,
     bot_levels: Sequence[str],
@@ -103,7 +103,7 @@ def table_create(
     mode: str,
     variant: str,
     options: Mapping[str, Any] | None = None,
-    host: AbstractBaseUser | None = None,
+    host: User | None = None,
     clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
     bot_speed: str = DEFAULT_SPEED,
     hand_pause_seconds: int = 15,
@@ -131,7 +131,7 @@ def table_create(
 def seat_join(
     *,
     table_id: int,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     bot_level: str = "",
     simulated: bool = False,
     position: int | None = None,
@@ -198,6 +198,13 @@ def _start(table: Table) -> None:
 # --- playing
 
 
+def _state(table: Table) -> engine.State:
+    """The engine state of a table that has started (it always has one)."""
+    if table.state is None:
+        raise TableError("not_playing", "This table is not in play.")
+    return engine.from_json(table.state)
+
+
 def _table_lock(table_id: int) -> Table:
     """Load and lock the table row; call inside ``transaction.atomic``."""
     table = table_locked(table_id)
@@ -210,7 +217,7 @@ def _act_check(
     *,
     table: Table,
     seats: list[Seat],
-    user: AbstractBaseUser,
+    user: User,
     action: Any,
     expected_seq: int,
     claimed_seat: int | None,
@@ -228,7 +235,7 @@ def _act_check(
         raise TableError(
             "stale_seq", "The table moved on before your action arrived; try again."
         )
-    state = engine.from_json(table.state)
+    state = _state(table)
     try:
         parsed = engine.parse_action(action)
     except engine.IllegalAction as exc:
@@ -245,7 +252,7 @@ def _act_check(
 def table_act(
     *,
     table_id: int,
-    user: AbstractBaseUser,
+    user: User,
     action: Any,
     expected_seq: int,
     claimed_seat: int | None = None,
@@ -301,7 +308,7 @@ def table_tick(*, table_id: int, seq: int) -> bool:
         outbox.post(seq=table.seq, frames=(), job=_job(table))
         return False
     seats = table_seats(table)
-    state = engine.from_json(table.state)
+    state = _state(table)
     if table.timer == Table.Timer.NEXT_HAND:
         new_state = engine.apply(state, 0, engine.Action.next_hand())
         _transition(
@@ -314,6 +321,7 @@ def table_tick(*, table_id: int, seq: int) -> bool:
             fields=[],
         )
         return True
+    assert table.timer_seat is not None  # a seat's job names its seat
     seat = seats[table.timer_seat]
     actor = "bot"
     if not seat.is_bot and not seat_is_automatic(seat):
@@ -367,7 +375,7 @@ def bot_action(
 
 
 @transaction.atomic
-def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
+def seat_back(*, table_id: int, user: User) -> None:
     """The owner of an away seat takes it back from the stand-in."""
     table = _table_lock(table_id)
     seats = table_seats(table)
@@ -377,13 +385,13 @@ def seat_back(*, table_id: int, user: AbstractBaseUser) -> None:
     seat.away = False
     seat.save(update_fields=["away"])
     if table.status == Table.Status.PLAYING:
-        state = engine.from_json(table.state)
+        state = _state(table)
         timer = timer_next(table=table, seats=seats, state=state)
         _change(table, seats, state, position=seat.position, timer=timer)
 
 
 @transaction.atomic
-def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> None:
+def seat_presence(*, table_id: int, user: User, connected: bool) -> None:
     """Record a player's connection (the seat is kept either way) and tell the table.
 
     A playing table gets a new ``seq``; its timed job keeps its deadline (a
@@ -399,11 +407,11 @@ def seat_presence(*, table_id: int, user: AbstractBaseUser, connected: bool) -> 
         return
     seats = table_seats(table)
     position = next(s.position for s in seats if s.user_id == user.pk)
-    _change(table, seats, engine.from_json(table.state), position=position)
+    _change(table, seats, _state(table), position=position)
 
 
 @transaction.atomic
-def seat_leave(*, table_id: int, user: AbstractBaseUser) -> None:
+def seat_leave(*, table_id: int, user: User) -> None:
     """Leave a table.
 
     Waiting table: the seat is freed. Practice: the table is abandoned (cancelled).
@@ -421,32 +429,47 @@ def seat_leave(*, table_id: int, user: AbstractBaseUser) -> None:
     if table.status != Table.Status.PLAYING:
         return
     if table.mode == Table.Mode.PRACTICE:
-        _cancel(table, seats, position=seat.position)
+        table_cancel_locked(table, reason="left", position=seat.position)
         return
     seat.forfeited = True
     seat.away = True
     seat.save(update_fields=["forfeited", "away"])
-    state = engine.from_json(table.state)
+    state = _state(table)
     timer = timer_next(table=table, seats=seats, state=state)
     _change(table, seats, state, position=seat.position, timer=timer)
 
 
 @transaction.atomic
-def table_cancel(*, table_id: int) -> None:
-    """Cancel a waiting or playing table (staff, or a practice table abandoned).
+def table_cancel(*, table_id: int, reason: str = "staff") -> bool:
+    """Cancel a waiting or playing table; True if this call cancelled it.
 
-    Nobody is paid and no result is written; a finished table stays finished.
+    Nobody is paid and no result is written. ``reason`` goes into the log entry
+    (``staff``, ``idle`` for an abandoned practice table, or the caller's own, e.g.
+    a stake table that did not fill). A table cancelled already is left as it is
+    (False); a finished table cannot be cancelled (``TableError("finished")``). A
+    table whose stored state cannot be read is still cancelled: its players then get
+    the state without a view.
     """
     table = _table_lock(table_id)
-    if table.status not in {Table.Status.WAITING, Table.Status.PLAYING}:
-        return
-    _cancel(table, table_seats(table), position=None)
+    if table.status == Table.Status.CANCELLED:
+        return False
+    if table.status == Table.Status.FINISHED:
+        raise TableError("finished", "This table has finished already.")
+    table_cancel_locked(table, reason=reason)
+    return True
 
 
-def _cancel(table: Table, seats: list[Seat], *, position: int | None) -> None:
+def table_cancel_locked(
+    table: Table, *, reason: str, position: int | None = None
+) -> None:
+    """Cancel ``table``, whose row lock the caller holds: a new ``seq`` as always."""
+    seats = table_seats(table)
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
-    state = engine.from_json(table.state) if table.state else None
+    try:
+        state = engine.from_json(table.state) if table.state else None
+    except Exception:
+        state = None
     _change(
         table,
         seats,
@@ -454,6 +477,7 @@ def _cancel(table: Table, seats: list[Seat], *, position: int | None) -> None:
         position=position,
         timer=NOTHING,
         fields=["status", "finished_at"],
+        events=[{"type": "abandoned", "reason": reason}],
     )
 
 
@@ -502,13 +526,20 @@ def _change(
     actor: str = "player",
     timer: NextTimer | None = None,
     fields: Sequence[str] = (),
+    events: Sequence[dict[str, Any]] = (),
 ) -> None:
     """Seats, timer or status changed without a move: the next ``seq`` all the same,
-    with an empty log entry (replay skips it), and the frames and job posted as for
-    a move. ``timer`` None keeps the current job and its deadline."""
+    with a log entry without an action (replay skips it) holding ``events``, and the
+    frames and job posted as for a move. ``timer`` None keeps the current job and
+    its deadline."""
     table.seq += 1
     event_append(
-        table=table, seq=table.seq, seat=position, actor=actor, action=None, events=[]
+        table=table,
+        seq=table.seq,
+        seat=position,
+        actor=actor,
+        action=None,
+        events=list(events),
     )
     if timer is not None:
         _timer_set(table, timer)

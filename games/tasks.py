@@ -4,6 +4,7 @@ import logging
 
 from celery import shared_task
 
+from games.expiry import practice_tables_expire
 from games.services import table_tick
 from games.sweep import tables_overdue_tick
 
@@ -27,8 +28,6 @@ def sweep_overdue_task() -> None:
 @shared_task(name="games.practice_expire", ignore_result=True)
 def practice_expire_task() -> None:
     """Cancel practice tables nobody has played for a day (closed tabs)."""
-    from games.expiry import practice_tables_expire  # appended task: own import
-
     done = practice_tables_expire()
     if done:
         logger.info("abandoned %d idle practice tables", done)

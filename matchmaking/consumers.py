@@ -7,8 +7,6 @@ docs/protocol.md, "Lobby socket".
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -18,7 +16,6 @@ from matchmaking.errors import MatchError
 from matchmaking.notify import LOBBY_GROUP, lobby_user_group
 from matchmaking.selectors import lobby_state
 from matchmaking.services import search_cancel, search_start, search_touch
-from realtime.broadcast import server_loop_register
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -33,14 +30,13 @@ class LobbyConsumer(SocketConsumer):
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        await self.accept()
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+            await self.refuse(4401)
             return
+        await self.accept()
         self.user_id: int = user.pk
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user_id)]
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
-        server_loop_register(asyncio.get_running_loop())
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await database_call(search_touch)(user_id=self.user_id)
@@ -59,9 +55,9 @@ class LobbyConsumer(SocketConsumer):
             await self._handle(frame_parse(text_data, bytes_data))
         except FrameError as err:
             frame_warn("lobby", err, self.user_id)
-            await self._send(err.as_frame())
+            await self.send_json(err.as_frame())
         except MatchError as err:
-            await self._send(err.as_frame())
+            await self.send_json(err.as_frame())
 
     async def _handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
@@ -75,7 +71,7 @@ class LobbyConsumer(SocketConsumer):
             await self._send_state()
         elif kind == "ping":
             await database_call(search_touch)(user_id=self.user_id)
-            await self._send({"type": "pong"})
+            await self.send_json({"type": "pong"})
         elif kind == "sync":
             await self._send_state()
         elif kind == "warning_seen":
@@ -84,15 +80,12 @@ class LobbyConsumer(SocketConsumer):
             raise FrameError("unknown_type", _("Unknown frame type."))
 
     async def lobby_counts(self, event: dict[str, Any]) -> None:
-        await self._send({"type": "counts", "pools": event["pools"]})
+        await self.send_json({"type": "counts", "pools": event["pools"]})
 
     async def lobby_seated(self, event: dict[str, Any]) -> None:
-        await self._send(
+        await self.send_json(
             {"type": "seated", "table": event["table"], "url": event["url"]}
         )
 
     async def _send_state(self) -> None:
-        await self._send(await database_call(lobby_state)(user_id=self.user_id))
-
-    async def _send(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data))
+        await self.send_json(await database_call(lobby_state)(user_id=self.user_id))

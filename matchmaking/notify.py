@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from realtime.broadcast import group_send_all
+from realtime import outbox
 
 LOBBY_GROUP = "lobby"
 
@@ -16,5 +16,5 @@ def lobby_user_group(user_id: int) -> str:
 
 
 def lobby_send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
-    """Hand ``(group, message)`` pairs to the channel layer, in order."""
-    group_send_all(messages)
+    """Hand ``(group, message)`` pairs to the channel layer, in order, after commit."""
+    outbox.notify(messages)

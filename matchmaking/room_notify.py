@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from realtime.broadcast import group_send_all
+from realtime import outbox
 
 
 def user_group(user_id: int) -> str:
@@ -14,7 +14,7 @@ def user_group(user_id: int) -> str:
 
 def invitation_push(*, invitee_id: int, invitation: dict[str, Any]) -> None:
     """Tell the invitee's open pages about a new invitation (the toast)."""
-    group_send_all(
+    outbox.notify(
         [
             (
                 user_group(invitee_id),

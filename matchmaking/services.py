@@ -242,7 +242,7 @@ def _wave_soon(pool_key: str) -> None:
 
     try:
         pool_wave_task.delay(pool_key)
-    except Exception:  # noqa: BLE001 - the beat's next wave seats them anyway
+    except Exception:
         logger.exception("could not queue a wave of %s", pool_key)
 
 

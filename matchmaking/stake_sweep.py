@@ -52,6 +52,6 @@ def _close(*, table_id: int, status: str) -> bool:
         return stake_settle(table_id=table_id) == "settled"
     except StakeError:
         return False
-    except Exception:  # noqa: BLE001 - one bad table must not stop the sweep
+    except Exception:
         logger.exception("stake table %s: could not be closed", table_id)
         return False

@@ -25,10 +25,15 @@ from economy import conf as economy_conf
 from economy.errors import InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import pot_entry_pay, pot_entry_refund, pot_refund_all
-from games.cancel import table_cancel
 from games.engine import VARIANTS
 from games.errors import TableError
-from games.services import seat_join, seat_leave, table_create, table_start
+from games.services import (
+    seat_join,
+    seat_leave,
+    table_cancel,
+    table_create,
+    table_start,
+)
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stake_busy import user_busy_elsewhere
 from matchmaking.stake_errors import StakeError
@@ -271,7 +276,7 @@ def expiry_queue(table_id: int, deadline: datetime) -> None:
     countdown = max(0.0, (deadline - timezone.now()).total_seconds())
     try:
         stake_expire_task.apply_async((table_id,), countdown=countdown + 0.2)
-    except Exception:  # noqa: BLE001 - the sweep cancels the table instead
+    except Exception:
         logger.exception("stake table %s: could not queue its fill deadline", table_id)
 
 

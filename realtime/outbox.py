@@ -27,6 +27,9 @@
    the layer in either order). After that the client sees the gap and asks for
    ``sync``.
 
+Unnumbered notices to other sockets (the lobby, invitations) go out through
+``notify``, after commit and by the same loop.
+
 The outbox knows groups and numbers, never what a frame means: ``games`` builds the
 payloads (``games.payloads``) and the job (``games.ticks``).
 """
@@ -74,6 +77,19 @@ def post(
     run ``job`` on the publisher thread. Call it inside ``transaction.atomic``."""
     item = Post(seq=seq, frames=frames, job=job)
     transaction.on_commit(lambda: deliver(item))
+
+
+def notify(messages: Sequence[Message]) -> None:
+    """Send unnumbered notices (a lobby's counts, "you were seated", an invitation)
+    after the current transaction commits, at once outside one.
+
+    Each message names its consumer handler in ``type``; notices carry no ``seq``
+    and change no table, so a lost one costs a client nothing its next ``sync`` or
+    state frame does not repair. They leave by the same loop as numbered frames.
+    """
+    batch = list(messages)
+    if batch:
+        transaction.on_commit(lambda: _group_send(batch))
 
 
 def messages_of(item: Post) -> list[Message]:

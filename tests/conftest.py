@@ -33,6 +33,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # touches the database between tests.
     if settings.configured:
         settings.EMBEDDED_WORKER = False
+        # Servers and workers the tests start get the test database's URL, whose
+        # name would give them another default prefix than this process's: they
+        # share this one, so they hear this process's groups and queue.
+        os.environ.setdefault("DEPLOYMENT_PREFIX", settings.DEPLOYMENT_PREFIX)
 
 
 def pytest_collection_modifyitems(

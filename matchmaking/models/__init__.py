@@ -3,7 +3,6 @@
 from matchmaking.models.conduct import Block, Cooldown, Offence
 from matchmaking.models.pools import PoolWave, Search, SimulatedPlayer
 from matchmaking.models.ratings import Rating, RatingChange
-from matchmaking.models.stakes import StakeSitter, StakeTable
 from matchmaking.models.rooms import (
     Room,
     RoomBlock,
@@ -11,6 +10,7 @@ from matchmaking.models.rooms import (
     RoomInvitation,
     RoomRematchVote,
 )
+from matchmaking.models.stakes import StakeSitter, StakeTable
 
 __all__ = [
     "Block",

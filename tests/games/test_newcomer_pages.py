@@ -34,11 +34,9 @@ def no_queue(queued):
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    """Frames the expiry hands to the channel layer."""
-    out: list[tuple[str, dict]] = []
-    monkeypatch.setattr(expiry, "group_send_all", lambda msgs: out.extend(msgs))
-    return out
+def sent(pushes):
+    """Frames the outbox hands to the channel layer."""
+    return pushes
 
 
 def practice(user, levels=("easy",), variant="draw"):

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from games.models import Seat
-from matchmaking import room_notify
 from matchmaking.models import Room
+from realtime import outbox
 
 
 @pytest.fixture(name="notified")
 def notified_fixture(monkeypatch):
     """Record what room services hand to the channel layer."""
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(room_notify, "group_send_all", lambda msgs: sent.extend(msgs))
+    monkeypatch.setattr(outbox, "notify", lambda msgs: sent.extend(msgs))
     return sent
 
 

@@ -23,7 +23,7 @@ def in_threads(target, args_list):
         try:
             barrier.wait()
             target(*args)
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
         finally:
             connection.close()

@@ -14,9 +14,9 @@ import websockets
 
 from matchmaking.models import RoomInvitation
 from matchmaking.rooms import room_create
-from ops.devservers import daphne_start
 from tests.games.test_distributed import stack_env
 from tests.support import session_cookie
+from tests.support.servers import daphne_start
 
 pytestmark = [
     pytest.mark.services,

@@ -15,9 +15,9 @@ from economy.selectors import pot_state, wallet_balance
 from games.models import Table
 from matchmaking.models import StakeTable
 from matchmaking.stakes import stake_sit
-from ops.devservers import BIN, ROOT, Server, celery_worker_start
 from tests.matchmaking.stake_helpers import assert_sound, fund, kinds_of
 from tests.support import database_url_of_tests
+from tests.support.servers import BIN, ROOT, Server, celery_worker_start
 
 pytestmark = [
     pytest.mark.services,
@@ -103,7 +103,7 @@ def test_with_the_worker_killed_the_beat_sweep_cancels_and_refunds(
     assert StakeTable.objects.get(pk=table_id).state == StakeTable.State.OPEN
     # A new worker with beat: the lost task stays lost; the sweep cancels the table.
     log = open(tmp_path / "b.log", "ab")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(  # noqa: S603 - our own celery
+    proc = subprocess.Popen(
         [
             str(BIN / "celery"),
             "-A",

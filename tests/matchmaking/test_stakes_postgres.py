@@ -45,7 +45,7 @@ def run_threads(target, args_list):
         try:
             barrier.wait()
             results[i] = target(*args)
-        except Exception as exc:  # noqa: BLE001 - collected for the assertions
+        except Exception as exc:
             results[i] = exc
         finally:
             connection.close()
