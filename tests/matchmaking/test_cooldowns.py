@@ -45,7 +45,9 @@ def test_the_first_offence_warns_then_cooldowns_escalate_and_decay(make_user):
 def test_the_second_offence_of_a_fresh_day_is_five_minutes(make_user):
     ana = make_user("ana")
     now = timezone.now()
-    offence_record(user_id=ana.pk, table_id=1, kind="forfeit", now=now - timedelta(days=5))
+    offence_record(
+        user_id=ana.pk, table_id=1, kind="forfeit", now=now - timedelta(days=5)
+    )
     cd = offence_record(user_id=ana.pk, table_id=2, kind="forfeit", now=now)
     assert cd.minutes == 5
 
