@@ -110,6 +110,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     assert set(app.conf.beat_schedule) == {
         "economy-ledger-audit",
         "games-sweep-overdue",
+        "matchmaking-waves",
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
     assert list(tmp_path.iterdir()) == []
