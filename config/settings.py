@@ -328,8 +328,10 @@ MATCHMAKING_POOLS: list[dict[str, object]] = [
     {"key": "spider-2", "variant": "spider", "seats": 2},
 ]
 MATCHMAKING_WAVE_SECONDS = env.float("MATCHMAKING_WAVE_SECONDS", default=2.0)
-# Tables one wave seats at most; the next wave is queued at once when more could sit.
-MATCHMAKING_WAVE_MAX_TABLES = env.int("MATCHMAKING_WAVE_MAX_TABLES", default=50)
+# Tables one wave seats at most, so that it holds its pool's lock briefly (a table
+# costs ~130 ms to seat, ``bench/matchmaker.py wave``); when more could sit, the next
+# wave is queued at once.
+MATCHMAKING_WAVE_MAX_TABLES = env.int("MATCHMAKING_WAVE_MAX_TABLES", default=10)
 MATCHMAKING_BACKFILL_SECONDS = env.float("MATCHMAKING_BACKFILL_SECONDS", default=15.0)
 # A search no lobby socket has held (connect or ping) this long is dropped.
 MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=60.0)

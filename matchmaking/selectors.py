@@ -159,6 +159,15 @@ def rating_change_of(*, user_id: int, table_id: int) -> int | None:
     return rating_points(row.mu_after) - rating_points(row.mu_before)
 
 
+def rating_last_change(*, user_id: int) -> dict[str, Any] | None:
+    """The player's latest rated table: its id, variant and displayed change."""
+    row = RatingChange.objects.filter(user_id=user_id).order_by("-created_at").first()
+    if row is None:
+        return None
+    change = rating_points(row.mu_after) - rating_points(row.mu_before)
+    return {"table": row.table_id, "variant": row.variant, "change": f"{change:+d}"}
+
+
 def leaderboard(*, variant: str) -> list[dict[str, Any]]:
     """Non-provisional players of a variant, best first (the view paginates)."""
     rows = (

@@ -145,15 +145,21 @@ class WaveResult:
     more: bool = False
 
 
-def _blocked_pairs(pool_key: str) -> set[frozenset[int]]:
+def _blocked_pairs(pool_key: str, user_ids: set[int]) -> set[frozenset[int]]:
+    """Blocks between two of ``user_ids`` (the pool's waiting players).
+
+    One subquery, then a filter here: with two ``IN`` subqueries PostgreSQL may
+    plan a nested loop over both lists (``bench/matchmaker.py wave``).
+    """
     waiting = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING).values(
         "user_id"
     )
     return {
-        frozenset(pair)
-        for pair in Block.objects.filter(
-            blocker_id__in=waiting, blocked_id__in=waiting
+        frozenset((blocker, blocked))
+        for blocker, blocked in Block.objects.filter(
+            blocker_id__in=waiting
         ).values_list("blocker_id", "blocked_id")
+        if blocked in user_ids
     }
 
 
@@ -208,7 +214,10 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
     result = WaveResult(ran=True)
     limit = settings.MATCHMAKING_WAVE_MAX_TABLES
     groups = wave_groups(
-        waiting, seats=pool.seats, gap=gap_setting(), blocked=_blocked_pairs(pool.key)
+        waiting,
+        seats=pool.seats,
+        gap=gap_setting(),
+        blocked=_blocked_pairs(pool.key, {w.user_id for w in waiting}),
     )
     for group in groups[:limit]:
         _seat(pool, group, now, result)

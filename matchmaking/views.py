@@ -14,7 +14,12 @@ from django.views.decorators.http import require_POST
 from games import engine
 from matchmaking.conduct import block_add, block_remove
 from matchmaking.errors import MatchError
-from matchmaking.selectors import leaderboard, lobby_state, rating_change_of
+from matchmaking.selectors import (
+    leaderboard,
+    lobby_state,
+    rating_change_of,
+    rating_last_change,
+)
 
 LEADERBOARD_PAGE = 50
 
@@ -51,7 +56,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "matchmaking/lobby.html",
-        {"state": lobby_state(user_id=request.user.pk), "strings": _lobby_strings()},
+        {
+            "state": lobby_state(user_id=request.user.pk),
+            "last": rating_last_change(user_id=request.user.pk),
+            "strings": _lobby_strings(),
+        },
     )
 
 

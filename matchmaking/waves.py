@@ -45,28 +45,38 @@ def _blocked_inside(
     )
 
 
+def _candidates(
+    ratings: list[float], allowed: list[float], waits: list[float], seats: int
+) -> list[tuple[float, float, int]]:
+    """Every acceptable run of ``seats`` neighbours: (spread, -longest wait, start)."""
+    found: list[tuple[float, float, int]] = []
+    for i in range(len(ratings) - seats + 1):
+        end = i + seats
+        spread = ratings[end - 1] - ratings[i]
+        if spread <= min(allowed[i:end]):
+            found.append((spread, -max(waits[i:end]), i))
+    return found
+
+
 def _one_pass(
     players: list[Waiting],
+    allowed: list[float],
     seats: int,
-    gap: Gap,
     blocked: Collection[frozenset[int]],
 ) -> list[list[Waiting]]:
-    candidates: list[tuple[float, float, int]] = []
-    for i in range(len(players) - seats + 1):
-        run = players[i : i + seats]
-        spread = run[-1].rating - run[0].rating
-        if spread <= min(gap.allowed(p.waited) for p in run):
-            candidates.append((spread, -max(p.waited for p in run), i))
+    candidates = _candidates(
+        [p.rating for p in players], allowed, [p.waited for p in players], seats
+    )
     candidates.sort()
-    used: set[int] = set()
+    used = [False] * len(players)
     groups: list[list[Waiting]] = []
     for _spread, _wait, i in candidates:
-        if any(j in used for j in range(i, i + seats)):
+        if any(used[i : i + seats]):
             continue
         run = players[i : i + seats]
         if blocked and _blocked_inside(run, blocked):
             continue
-        used.update(range(i, i + seats))
+        used[i : i + seats] = [True] * seats
         groups.append(run)
     return groups
 
@@ -80,12 +90,15 @@ def wave_groups(
 ) -> list[list[Waiting]]:
     """Tables of ``seats`` players each, closest ratings first; the rest wait."""
     players = sorted(waiting, key=lambda p: (p.rating, -p.waited, p.id))
+    allowed = [gap.allowed(p.waited) for p in players]
     groups: list[list[Waiting]] = []
     while len(players) >= seats:
-        found = _one_pass(players, seats, gap, blocked)
+        found = _one_pass(players, allowed, seats, blocked)
         if not found:
             break
         groups.extend(found)
         taken = {p.id for group in found for p in group}
-        players = [p for p in players if p.id not in taken]
+        keep = [i for i, p in enumerate(players) if p.id not in taken]
+        players = [players[i] for i in keep]
+        allowed = [allowed[i] for i in keep]
     return groups

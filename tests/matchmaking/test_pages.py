@@ -88,3 +88,12 @@ def test_blocking_oneself_or_nobody_is_refused_clearly(client, make_user):
     assert "You cannot block yourself." in reply
     assert client.get("/players/ghost/").status_code == 404
     assert not Block.objects.exists()
+
+
+def test_the_lobby_shows_the_last_rating_change(client, make_user):
+    ana = make_user("ana")
+    rated(ana, "draw", [25.35])  # +14 on the displayed scale
+    client.force_login(ana)
+    html = client.get("/play/online/").content.decode()
+    assert "<strong>+14</strong>" in html
+    assert client.get("/play/online/tables/1000/rating.json").json() == {"change": 14}

@@ -110,8 +110,11 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     assert set(app.conf.beat_schedule) == {
         "economy-ledger-audit",
         "games-sweep-overdue",
+        "games-practice-expire",
         "leagues-rollover",
         "leagues-rollover-catch-up",
+        "matchmaking-stake-sweep",
+        "matchmaking-waves",
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
     assert list(tmp_path.iterdir()) == []

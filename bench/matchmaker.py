@@ -1,0 +1,247 @@
+"""Matchmaker benchmark (a benchmark, not a test: run by hand).
+
+One wave over 10,000 waiting players of one pool, on PostgreSQL:
+
+    psql -h 127.0.0.1 -U postgres -c 'create database mm_bench'
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/mm_bench \\
+        .venv/bin/python bench/matchmaker.py wave [--players 10000] [--rounds 5]
+
+prints the median time of the matching (reading the waiting searches and blocks,
+grouping them) and of a whole ``wave_run``, which also seats up to
+``MATCHMAKING_WAVE_MAX_TABLES`` tables through the games services. Target (issue 20):
+<= 250 ms.
+
+"Find a table" to the table page, two clients against a real server (daphne on the
+embedded default, its in-process worker running the beat's waves):
+
+    .venv/bin/python bench/matchmaker.py latency [--rounds 10]
+
+prints the median and spread, per client, from sending ``search`` on ``/ws/lobby/`` to
+the table page's HTTP response. Target: p50 <= the wave interval + 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def _setup(env: dict[str, str] | None = None) -> None:
+    os.environ.update(env or {})
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def _users(n: int, prefix: str) -> list[int]:
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    User.objects.bulk_create(
+        [User(username=f"{prefix}{i}", password="!") for i in range(n)],
+        batch_size=2000,
+        ignore_conflicts=True,
+    )
+    names = [f"{prefix}{i}" for i in range(n)]
+    return list(User.objects.filter(username__in=names).values_list("pk", flat=True))
+
+
+def _fill(user_ids: list[int], pool: str, rng: random.Random) -> None:
+    from django.utils import timezone
+
+    from games.models import Table
+    from matchmaking.models import Search
+
+    Search.objects.all().delete()
+    Table.objects.filter(mode="online").delete()
+    now = timezone.now()
+    Search.objects.bulk_create(
+        [
+            Search(
+                user_id=uid,
+                pool=pool,
+                rating=rng.gauss(1500, 250),
+                started_at=now - timedelta(seconds=rng.uniform(0, 10)),
+                seen_at=now,
+            )
+            for uid in user_ids
+        ],
+        batch_size=2000,
+    )
+
+
+def bench_wave(players: int, rounds: int) -> None:
+    _setup()
+    from django.conf import settings
+
+    from games import services as games_services
+    from matchmaking import notify, services
+    from matchmaking.waves import wave_groups
+
+    assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    # Timed jobs and frames are not part of the wave: they leave after its commit.
+    games_services._queue_tick = lambda *a, **k: None
+    notify.lobby_send = lambda messages: None
+    services._wave_soon = lambda pool_key: None
+    rng = random.Random(20)
+    user_ids = _users(players, "mmbench")
+    waves, groupings, seated = [], [], []
+    for _ in range(rounds):
+        _fill(user_ids, "draw-2", rng)
+        from django.utils import timezone
+
+        now = timezone.now()
+        t0 = time.perf_counter()
+        waiting = services._waiting("draw-2", now)
+        blocked = services._blocked_pairs("draw-2", {w.user_id for w in waiting})
+        groups = wave_groups(
+            waiting, seats=2, gap=services.gap_setting(), blocked=blocked
+        )
+        groupings.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        result = services.wave_run(pool_key="draw-2", now=now)
+        waves.append(time.perf_counter() - t0)
+        seated.append(len(result.tables))
+    print(f"players waiting: {players}; groups possible: {len(groups)}")
+    print(f"tables seated per wave (cap MATCHMAKING_WAVE_MAX_TABLES): {seated}")
+    print(
+        "matching (read the searches and blocks, group them): median "
+        f"{statistics.median(groupings) * 1000:.1f} ms"
+    )
+    wave = statistics.median(waves) * 1000
+    print(
+        f"wave_run: median {wave:.1f} ms (min {min(waves) * 1000:.1f}, "
+        f"max {max(waves) * 1000:.1f}) over {rounds}; "
+        f"per seated table {wave / max(1, max(seated)):.1f} ms"
+    )
+
+
+def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    }
+    env.update(SQLITE_PATH=str(db), DEBUG="0", LOG_LEVEL="WARNING")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+                break
+        except OSError:
+            time.sleep(0.2)
+    return proc, url, env
+
+
+async def _find(url: str, cookie: str) -> float:
+    import websockets
+
+    ws_url = url.replace("http", "ws") + "/ws/lobby/"
+    headers = {"Cookie": cookie, "Origin": url}
+    async with websockets.connect(ws_url, additional_headers=headers) as ws:
+        await ws.recv()  # state
+        t0 = time.perf_counter()
+        await ws.send('{"type": "search", "pool": "draw-2"}')
+        import json
+
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "seated":
+                break
+            if frame["type"] == "error":
+                raise RuntimeError(frame["message"])
+    req = urllib.request.Request(url + frame["url"], headers={"Cookie": cookie})
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, lambda: urllib.request.urlopen(req).read())
+    return time.perf_counter() - t0
+
+
+def bench_latency(rounds: int) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="mm-bench-"))
+    proc, url, env = _serve(tmp / "db.sqlite3")
+    try:
+        _setup({"SQLITE_PATH": str(tmp / "db.sqlite3")})
+        from django.conf import settings
+        from django.test import Client
+
+        from games.models import Table
+
+        cookies = []
+        for uid in _users(2, "latency"):
+            client = Client()
+            from django.contrib.auth import get_user_model
+
+            client.force_login(get_user_model().objects.get(pk=uid))
+            cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+        times: list[float] = []
+        for _ in range(rounds):
+
+            async def both() -> list[float]:
+                return list(await asyncio.gather(*(_find(url, c) for c in cookies)))
+
+            times.extend(asyncio.run(both()))
+            Table.objects.filter(mode="online", status="playing").update(
+                status="cancelled"
+            )
+            time.sleep(random.uniform(0, settings.MATCHMAKING_WAVE_SECONDS))
+        times.sort()
+        print(f"wave interval: {settings.MATCHMAKING_WAVE_SECONDS:.1f} s")
+        print(
+            f"find -> table page: p50 {statistics.median(times) * 1000:.0f} ms, "
+            f"min {times[0] * 1000:.0f}, max {times[-1] * 1000:.0f} "
+            f"({len(times)} clients over {rounds} rounds)"
+        )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["wave", "latency"])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if args.what == "wave":
+        bench_wave(args.players, args.rounds)
+    else:
+        bench_latency(args.rounds)
+
+
+if __name__ == "__main__":
+    main()
