@@ -166,6 +166,9 @@ async def test_every_bad_input_gets_an_error_and_changes_nothing(make_user):
     watcher = await database_sync_to_async(make_user)("watcher")
     w = await Player.join(table.pk, watcher)
     assert w.state["you"] is None and "hand" not in w.state["view"]
+    current = (await snapshot(table.pk))[0]
+    for p in (a, b, w):  # the players' connections were changes too: catch up
+        await p.wait_state(current)
     mover, idle = (a, b) if a.state["view"]["legal"] else (b, a)
     before = await snapshot(table.pk)
     legal = mover.state["view"]["legal"][0]
