@@ -12,8 +12,9 @@ from django.utils import timezone
 from games import engine
 from games.errors import TableError
 from games.models import Table
-from games.rows import table_seats
-from games.services import _after_commit_push, _table_lock
+from games.payloads import push_messages
+from games.rows import table_locked, table_seats
+from realtime.broadcast import group_send_all
 
 
 @transaction.atomic
@@ -25,14 +26,18 @@ def table_cancel(*, table_id: int) -> bool:
     cancelled: ``TableError("finished")``. A table whose stored state cannot be
     read is still cancelled (its players get the state without a view).
     """
-    table = _table_lock(table_id)
+    table = table_locked(table_id)
+    if table is None:
+        raise TableError("no_table", "There is no such table.")
     if table.status == Table.Status.CANCELLED:
         return False
     if table.status == Table.Status.FINISHED:
         raise TableError("finished", "This table has finished already.")
     seats = table_seats(table)
     try:
-        state = engine.from_json(table.state) if table.state is not None else None
+        state: engine.State | None = (
+            engine.from_json(table.state) if table.state is not None else None
+        )
     except Exception:  # noqa: BLE001 - a broken state must not block the cancel
         state = None
     table.status = Table.Status.CANCELLED
@@ -41,5 +46,6 @@ def table_cancel(*, table_id: int) -> bool:
     table.save(
         update_fields=["status", "finished_at", "timer", "timer_seat", "deadline"]
     )
-    _after_commit_push(table, seats, state, [])
+    messages = push_messages(table=table, seats=seats, state=state)
+    transaction.on_commit(lambda: group_send_all(messages))
     return True

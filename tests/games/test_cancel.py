@@ -15,8 +15,17 @@ from tests.tables import drive, two_human_table
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def cancel_pushes(monkeypatch):
+    from games import cancel
+
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(cancel, "group_send_all", lambda msgs: sent.extend(msgs))
+    return sent
+
+
 def test_a_waiting_table_is_cancelled_and_everyone_at_it_told(
-    make_user, pushes, django_capture_on_commit_callbacks
+    make_user, cancel_pushes, django_capture_on_commit_callbacks
 ):
     ana = make_user()
     table = table_create(mode="stake", variant="block", options={})
@@ -25,7 +34,7 @@ def test_a_waiting_table_is_cancelled_and_everyone_at_it_told(
         assert table_cancel(table_id=table.pk) is True
     table.refresh_from_db()
     assert table.status == Table.Status.CANCELLED and table.finished_at
-    frames = [json.loads(m["text"]) for _, m in pushes]
+    frames = [json.loads(m["text"]) for _, m in cancel_pushes]
     assert {f["table"]["status"] for f in frames} == {"cancelled"}
     assert len(frames) == 2  # ana's seat and the spectators
     # Again: nothing more happens.
@@ -33,7 +42,7 @@ def test_a_waiting_table_is_cancelled_and_everyone_at_it_told(
 
 
 def test_a_playing_table_is_cancelled_and_its_timer_cleared(
-    make_user, queued, pushes, django_capture_on_commit_callbacks
+    make_user, queued, pushes, cancel_pushes
 ):
     table, ana, ben = two_human_table(make_user, mode="stake", clock=30)
     assert Table.objects.get(pk=table.pk).deadline is not None
