@@ -35,6 +35,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from economy.audit import ledger_audit  # noqa: E402
 from economy.services import wallets_ensure  # noqa: E402
@@ -86,6 +87,21 @@ def players_make(count: int, run: str) -> list[int]:
     return ids
 
 
+def statements_per_sit() -> list[int]:
+    """SQL statements (BEGIN and COMMIT included) of the four sit-downs of one
+    table: the first opens it, the last starts it."""
+    user_model = get_user_model()
+    users = list(
+        user_model.objects.filter(pk__in=players_make(4, uuid.uuid4().hex[:8]))
+    )
+    counts = []
+    for user in users:
+        with CaptureQueriesContext(connection) as queries:
+            stakes.stake_sit(user=user, stake=STAKE, shape=SHAPE)
+        counts.append(len(queries))
+    return counts
+
+
 def one_round(pool: mp.pool.Pool, clients: int, sits: int) -> tuple[float, int, int]:
     ids = players_make(sits, uuid.uuid4().hex[:8])
     chunks = [ids[i::clients] for i in range(clients)]
@@ -119,6 +135,9 @@ def main() -> None:
                 f"round {n + 1}: {rate:7.1f} sit-downs/s "
                 f"({seated} seated, {refused} refused)"
             )
+    # After the pool: a process forked once this one has sent to the channel layer
+    # would inherit a sender loop whose thread it does not have.
+    print("statements per sit-down (open, join, join, start):", statements_per_sit())
     breaches = ledger_audit()
     print(
         f"sit-downs/s with {args.clients} clients: median "
