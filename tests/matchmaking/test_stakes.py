@@ -19,7 +19,7 @@ from tests.matchmaking.stake_helpers import (
     assert_sound,
     fund,
     kinds_of,
-    ledger_snapshot,
+    snapshot,
 )
 from tests.tables import drive
 
@@ -58,12 +58,12 @@ def rich(make_user):
 
 
 def refused(code: str, **kwargs) -> StakeError:
-    before = ledger_snapshot()
+    before = snapshot()
     seats = list(Seat.objects.values_list("pk", "user_id"))
     with pytest.raises(StakeError) as caught:
         stake_sit(**kwargs)
     assert caught.value.code == code
-    assert ledger_snapshot() == before, "a refused sit moved coins"
+    assert snapshot() == before, "a refused sit moved coins"
     assert list(Seat.objects.values_list("pk", "user_id")) == seats
     return caught.value
 
