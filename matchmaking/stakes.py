@@ -41,6 +41,7 @@ from matchmaking.stake_errors import StakeError
 logger = logging.getLogger(__name__)
 
 DEFAULT_FILL_SECONDS = 90
+DEFAULT_HAND_PAUSE = 5
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,15 @@ class StakeShape:
     variant: str
     seats: int
     partnership: bool
+    rules: tuple[tuple[str, Any], ...] = ()  # further engine options (target, ...)
 
     @property
     def options(self) -> dict[str, Any]:
-        return {"seats": self.seats, "partnership": self.partnership}
+        return {
+            **dict(self.rules),
+            "seats": self.seats,
+            "partnership": self.partnership,
+        }
 
     @property
     def label(self) -> str:
@@ -71,7 +77,8 @@ class StakeShape:
 
 
 def stake_shapes() -> dict[str, StakeShape]:
-    """The shapes of ``settings.STAKE_SHAPES``, by code, in settings order."""
+    """The shapes of ``settings.STAKE_SHAPES``, by code, in settings order: each a
+    ``variant``, ``seats``, optional ``partnership`` and any further engine option."""
     raw: dict[str, dict[str, Any]] = getattr(settings, "STAKE_SHAPES", {})
     return {
         code: StakeShape(
@@ -79,6 +86,11 @@ def stake_shapes() -> dict[str, StakeShape]:
             variant=str(spec["variant"]),
             seats=int(spec["seats"]),
             partnership=bool(spec.get("partnership", False)),
+            rules=tuple(
+                (k, v)
+                for k, v in spec.items()
+                if k not in ("variant", "seats", "partnership")
+            ),
         )
         for code, spec in raw.items()
     }
@@ -87,6 +99,10 @@ def stake_shapes() -> dict[str, StakeShape]:
 def stake_amounts() -> list[int]:
     """The stakes a player can choose: the economy's entry fees, smallest first."""
     return sorted(economy_conf.entry_fees())
+
+
+def hand_pause_seconds() -> int:
+    return int(getattr(settings, "STAKE_HAND_PAUSE_SECONDS", DEFAULT_HAND_PAUSE))
 
 
 def fill_seconds() -> int:
@@ -254,7 +270,7 @@ def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
         mode="stake",
         variant=shape.variant,
         options=shape.options,
-        hand_pause_seconds=5,
+        hand_pause_seconds=hand_pause_seconds(),
     )
     deadline = timezone.now() + timedelta(seconds=fill_seconds())
     row = StakeTable.objects.create(

@@ -35,9 +35,9 @@ app.addEventListener("submit", async (event) => {
     headers: { Accept: "application/json" },
     credentials: "same-origin",
   });
-  const body = await reply.json();
-  if (!reply.ok) showError(body.error?.message);
-  await refresh();
+  const body = await reply.json().catch(() => null);
+  if (!reply.ok) showError(body?.error?.message || errorBox.dataset.fallback);
+  await refresh().catch(() => {});
 });
 
 setInterval(() => refresh().catch(() => {}), 2000);

@@ -2,45 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
-from economy.audit import ledger_audit
-from economy.models import Account, Entry, Transaction
-from economy.wallets import _mint_to_wallet
+from economy.models import Transaction
 from games import engine
 from games import services as table_services
 from games.models import Table
+from tests.economy.conftest import assert_sound, fund, snapshot
 
-_fund_ids = itertools.count(1)
-
-
-def fund(user_id: int, amount: int) -> None:
-    """Give a player coins from the mint (a test-only grant)."""
-    with transaction.atomic():
-        _mint_to_wallet(
-            key=f"stake-test-fund:{user_id}:{next(_fund_ids)}",
-            kind=Transaction.Kind.SIGNUP,
-            user_id=user_id,
-            amount=amount,
-        )
-
-
-def ledger_snapshot() -> tuple:
-    return (
-        list(Transaction.objects.order_by("pk").values_list("pk", "key")),
-        list(Entry.objects.order_by("pk").values_list("pk", "amount")),
-        list(Account.objects.order_by("pk").values_list("pk", "balance", "state")),
-    )
-
-
-def assert_sound() -> None:
-    assert ledger_audit() == []
-    assert not Account.objects.filter(balance__lt=0).exists()
+__all__ = ["assert_sound", "fund", "snapshot"]
 
 
 def kinds_of(transaction_kind: str, table_id: int) -> int:

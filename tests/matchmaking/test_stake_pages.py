@@ -9,7 +9,7 @@ from economy.selectors import wallet_balance
 from games.models import Table
 from matchmaking import stakes
 from matchmaking.models import StakeTable
-from tests.matchmaking.stake_helpers import fund, kinds_of, ledger_snapshot
+from tests.matchmaking.stake_helpers import fund, kinds_of, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -78,14 +78,14 @@ def test_bad_input_gets_a_code_and_a_message_and_moves_nothing(
     client, logged_in, form, code
 ):
     logged_in()
-    before = ledger_snapshot()
+    before = snapshot()
     reply = client.post(reverse("stakes-sit"), form, **JSON)
     assert reply.status_code == 400
     error = reply.json()["error"]
     assert error["code"] == code
     assert error["message"] and "Traceback" not in error["message"]
     assert "424242" not in error["message"]
-    assert ledger_snapshot() == before
+    assert snapshot() == before
 
 
 def test_not_enough_coins_through_the_form_shows_the_missing_amount(client, logged_in):

@@ -19,7 +19,7 @@ from tests.matchmaking.stake_helpers import (
     assert_sound,
     fund,
     kinds_of,
-    ledger_snapshot,
+    snapshot,
 )
 from tests.tables import drive
 
@@ -37,6 +37,16 @@ def expiries(monkeypatch):
 
 
 @pytest.fixture
+def cancel_pushes(monkeypatch):
+    """Record what the cancel service hands to the channel layer."""
+    from games import cancel
+
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(cancel, "group_send_all", lambda msgs: sent.extend(msgs))
+    return sent
+
+
+@pytest.fixture
 def rich(make_user):
     def make(coins: int = 1000):
         user = make_user()
@@ -48,12 +58,12 @@ def rich(make_user):
 
 
 def refused(code: str, **kwargs) -> StakeError:
-    before = ledger_snapshot()
+    before = snapshot()
     seats = list(Seat.objects.values_list("pk", "user_id"))
     with pytest.raises(StakeError) as caught:
         stake_sit(**kwargs)
     assert caught.value.code == code
-    assert ledger_snapshot() == before, "a refused sit moved coins"
+    assert snapshot() == before, "a refused sit moved coins"
     assert list(Seat.objects.values_list("pk", "user_id")) == seats
     return caught.value
 
@@ -170,7 +180,7 @@ def test_a_player_searching_an_online_pool_cannot_sit(rich, expiries, monkeypatc
 
 
 def test_an_unfilled_table_is_cancelled_at_its_deadline_and_refunded_once(
-    rich, expiries, pushes, django_capture_on_commit_callbacks
+    rich, expiries, cancel_pushes, django_capture_on_commit_callbacks
 ):
     ana, ben = rich(250), rich(250)
     row = stake_sit(user=ana, stake=250, shape="draw-4p")
@@ -189,7 +199,7 @@ def test_an_unfilled_table_is_cancelled_at_its_deadline_and_refunded_once(
     assert pot_state(table_ref=str(row.pk)) == "refunded"
     assert kinds_of("refund", row.pk) == 2
     # Everyone seated is told: the table's groups get the cancelled state.
-    cancelled = [m for _, m in pushes if '"status": "cancelled"' in m["text"]]
+    cancelled = [m for _, m in cancel_pushes if '"status": "cancelled"' in m["text"]]
     assert len(cancelled) == 3  # two seats and the spectators
     assert_sound()
 

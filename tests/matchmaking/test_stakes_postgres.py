@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import random
-import threading
 from collections import Counter
 
 import pytest
-from django.db import connection
 
 from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
@@ -17,6 +15,7 @@ from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stake_errors import StakeError
 from matchmaking.stake_settle import stake_settle
 from matchmaking.stakes import stake_cancel, stake_sit
+from tests.economy.test_postgres import run_threads
 from tests.matchmaking.stake_helpers import (
     assert_sound,
     drive_to_last_move,
@@ -34,30 +33,6 @@ def expiries(monkeypatch):
         stakes, "expiry_queue", lambda tid, deadline: queued.append(tid)
     )
     return queued
-
-
-def run_threads(target, args_list):
-    """Start every call at once (a barrier); return results or exceptions."""
-    barrier = threading.Barrier(len(args_list))
-    results: list[object] = [None] * len(args_list)
-
-    def run(i, args):
-        try:
-            barrier.wait()
-            results[i] = target(*args)
-        except Exception as exc:
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [
-        threading.Thread(target=run, args=(i, a)) for i, a in enumerate(args_list)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
 
 
 def codes(results) -> Counter:
