@@ -33,10 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import bot_for, inference  # noqa: E402
+from games.bots import bot_for  # noqa: E402
 from games.bots.board import hand_mask  # noqa: E402
+from games.bots.hard import inference  # noqa: E402
+from games.bots.hard.deals import deal_masks  # noqa: E402
 from games.bots.knowledge import knowledge_of  # noqa: E402
-from games.bots.line_search import deal_masks  # noqa: E402
 from games.engine import (  # noqa: E402
     apply,
     current_seat,
@@ -88,7 +89,7 @@ def quality(pos: list[Position], samples: int, full: int) -> tuple[float, float,
     for i, (v, opponent) in enumerate(pos):
         k = knowledge_of(v)
         own = hand_mask(v)
-        events = inference.play_events(v)
+        events = inference.play_events(v) if inference.BETA else []
         rng = random.Random(i)
         cache = inference.TermCache()
         logs: list[float] = []

@@ -43,11 +43,11 @@ from bench.bot_tournament import (  # noqa: E402
     seed_batches,
     win_rate,
 )
-from games.bots.common import safe_choose  # noqa: E402
 from games.bots.easy import random_move  # noqa: E402
+from games.bots.hard.deals import sample_state  # noqa: E402
+from games.bots.interface import safe_choose  # noqa: E402
 from games.bots.knowledge import knowledge_of  # noqa: E402
 from games.bots.medium import MediumBot, ranked_plays  # noqa: E402
-from games.bots.sampling import sample_state  # noqa: E402
 from games.engine import (  # noqa: E402
     Action,
     State,

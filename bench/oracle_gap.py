@@ -39,7 +39,7 @@ from bench.bot_tournament import (  # noqa: E402
     seed_batches,
     win_rate,
 )
-from games.bots import model_search as model_search_module  # noqa: E402
+from games.bots.hard import model_search as model_search_module  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
 from games.engine import State, options_for  # noqa: E402
 from games.engine.options import rules_for  # noqa: E402
