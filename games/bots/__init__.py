@@ -59,8 +59,9 @@ and its ``SEARCHES`` table which search each variant runs.
 
 Layout
 ------
-* ``interface``: the ``Bot`` protocol, ``BotBase`` (the safe ``choose``) and the
-  routine decisions every level shares;
+* ``interface``: the ``Bot`` protocol, ``BotBase`` (the safe ``choose`` every
+  level shares) and ``ThinkingBot`` (``medium`` and ``hard``: the routine
+  decisions at once, ``think`` for the others);
 * ``board`` (the public board of a view and what a play does to it) and
   ``knowledge`` (what the public history tells about the hidden tiles): the
   positions ``medium`` and ``hard`` read;
