@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python bench/bot_tournament.py VARIANT --hands N [--pairs hard:medium]
         [--seats 2] [--set 6] [--partnership] [--budget-ms 150] [--workers 2]
-        [--machine-speed auto] [--first-seed 0]
+        [--machine-speed auto] [--first-seed 0] [--no-safety-stop]
 
 Each deal (hand 1 of ``new_match(options, seed)``) is played twice with the
 levels' seats swapped, so both levels hold the same tiles once: N hands per
@@ -22,10 +22,14 @@ and at the end the peak memory (ru_maxrss) of this process and of
 its largest worker.
 
 ``hard``'s counted work is ``--budget-ms`` times its calibrated rates times the
-machine speed (``games.bots.machine``): ``auto`` (the default) measures this
+machine speed (``games.bots.hard.machine``): ``auto`` (the default) measures this
 machine once before the games, as the platform does, and prints the figure; a
 number fixes it (1.0: the calibration machine's work, whatever this machine's
 speed, for strength figures that do not depend on the machine).
+``--no-safety-stop`` turns off the wall-clock stop a decision takes on a
+machine far slower than its speed says (``games.bots.hard.budget``): with a
+fixed speed the decisions are then the same under any load, to compare two
+versions of the code.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.bots import LEVELS, Bot, bot_for
-from games.bots.machine import measure_speed
+from games.bots.hard import budget
+from games.bots.hard.machine import measure_speed
 from games.engine import (
     Options,
     State,
@@ -280,7 +285,14 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="'auto' (measure, the default) or a fixed figure (1.0: calibration)",
     )
+    ap.add_argument(
+        "--no-safety-stop",
+        action="store_true",
+        help="turn hard's wall-clock safety stop off (same decisions under any load)",
+    )
     args = ap.parse_args(argv)
+    if args.no_safety_stop:
+        budget.SAFETY = math.inf  # the workers are forked: they inherit it
     over: dict[str, object] = {"seats": args.seats}
     if args.set_max is not None:
         over["set_max"] = args.set_max

@@ -33,10 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import bot_for, inference
+from games.bots import bot_for
 from games.bots.board import hand_mask
+from games.bots.hard import inference
+from games.bots.hard.deals import deal_masks
 from games.bots.knowledge import knowledge_of
-from games.bots.line_search import deal_masks
 from games.engine import (
     apply,
     current_seat,
@@ -88,7 +89,7 @@ def quality(pos: list[Position], samples: int, full: int) -> tuple[float, float,
     for i, (v, opponent) in enumerate(pos):
         k = knowledge_of(v)
         own = hand_mask(v)
-        events = inference.play_events(v)
+        events = inference.play_events(v) if inference.BETA else []
         rng = random.Random(i)
         cache = inference.TermCache()
         logs: list[float] = []

@@ -43,11 +43,11 @@ from bench.bot_tournament import (
     seed_batches,
     win_rate,
 )
-from games.bots.common import safe_choose
 from games.bots.easy import random_move
+from games.bots.hard.deals import sample_state
+from games.bots.interface import safe_choose
 from games.bots.knowledge import knowledge_of
 from games.bots.medium import MediumBot, ranked_plays
-from games.bots.sampling import sample_state
 from games.engine import (
     Action,
     State,

@@ -39,7 +39,7 @@ from bench.bot_tournament import (
     seed_batches,
     win_rate,
 )
-from games.bots import model_search as model_search_module
+from games.bots.hard import model_search as model_search_module
 from games.bots.knowledge import Knowledge
 from games.engine import State, options_for
 from games.engine.options import rules_for

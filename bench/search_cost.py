@@ -2,17 +2,19 @@
 
 The positions are every decision with two or more plays in twelve hands of
 each variant, played by ``medium`` (deals 900-911). Each is searched by the
-search ``hard`` runs there (``model_search`` in block and All Fives,
-``line_search`` in draw) at the default budget and a fixed machine speed, so
-the counted work is the same from run to run and from machine to machine: the
-CPU time per decision measures what a counted unit costs. A digest of the values
-shows whether a change of code kept the search's results (same digest: same
-values on every position).
+search ``hard`` runs there (``games.bots.hard.SEARCHES``) at the default
+budget and a fixed machine speed, so the counted work is the same from run to
+run and from machine to machine: the CPU time per decision measures what a
+counted unit costs. A digest of the values shows whether a change of code kept
+the search's results (same digest: same values on every position), as long as
+no decision hits the wall-clock safety stop (``games.bots.hard.budget``), which
+a heavily loaded machine can reach: ``--no-safety-stop`` turns it off.
 
 Usage::
 
     .venv/bin/python bench/search_cost.py                  # 3 runs, speed 0.3
     .venv/bin/python bench/search_cost.py --runs 5 --speed 1.0 --only block
+    .venv/bin/python bench/search_cost.py --runs 1 --no-safety-stop   # digests
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots.hard import MAX_CANDIDATES
-from games.bots.machine import WORK_UNITS, search_for
+from games.bots.hard import MAX_CANDIDATES, SEARCHES, budget
+from games.bots.hard.machine import WORK_UNITS
 from games.bots.medium import ranked_plays
 from games.engine import (
     Action,
@@ -67,12 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed", type=float, default=0.3, help="fixed machine speed")
     ap.add_argument("--budget-ms", type=float, default=150.0)
     ap.add_argument("--only", nargs="*", choices=sorted(WORK_UNITS), default=None)
+    ap.add_argument(
+        "--no-safety-stop",
+        action="store_true",
+        help="turn hard's wall-clock safety stop off (same digests under any load)",
+    )
     args = ap.parse_args(argv)
+    if args.no_safety_stop:
+        budget.SAFETY = float("inf")
     print(f"speed {args.speed}, budget {args.budget_ms} ms, {args.runs} runs")
     print("| variant | positions | CPU ms per decision median | runs (s) | digest |")
     print("|---|---|---|---|---|")
     for variant in args.only or WORK_UNITS:
-        search, _ = search_for(variant)
+        search = SEARCHES[variant].run
         ps = positions(variant)
         times = []
         values: list[list[float]] = []

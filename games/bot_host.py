@@ -1,4 +1,4 @@
-"""The machine speed the platform's ``hard`` bots run at (``games.bots.machine``).
+"""The machine speed the platform's ``hard`` bots run at (``games.bots.hard.machine``).
 
 ``settings.BOT_MACHINE_SPEED`` fixes it, or is ``None`` ("auto"): then it is
 measured once per process, at the first decision that needs it (a fraction of
@@ -13,7 +13,7 @@ from functools import cache
 
 from django.conf import settings
 
-from games.bots.machine import measure_speed
+from games.bots.hard.machine import measure_speed
 
 log = logging.getLogger(__name__)
 

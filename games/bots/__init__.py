@@ -18,7 +18,7 @@ Public API
     ``random.Random(f"{table_seed}:{seq}")``). ``budget_ms`` sets ``hard``'s
     thinking budget (default ``DEFAULT_BUDGET_MS`` = 150 ms) and ``machine_speed``
     how fast the host machine is against the one that budget was calibrated on
-    (``games.bots.machine.measure_speed``; 1.0 by default); other levels ignore
+    (``games.bots.hard.machine.measure_speed``; 1.0 by default); other levels ignore
     both.
 
 ``bot_for(level, *, budget_ms=None, machine_speed=1.0) -> Bot``: the same as an object;
@@ -43,22 +43,33 @@ Guarantees:
   ``medium`` and ``hard`` always call it. With an empty ``legal``: ``None``.
 * Deterministic: the same (view, legal, rng seed) gives the same action, for
   ``hard`` at the same ``machine_speed``: it bounds its search by a count of search
-  units calibrated to the budget, not by the clock (see ``games.bots.hard``).
+  units calibrated to the budget, not by the clock (``games.bots.hard.budget``).
 * In "hand_over" every bot returns ``next_hand``; in "claim" ``medium`` and
   ``hard`` claim, ``easy`` forgets (continues) 30% of the time.
 
 Levels
 ------
-``easy`` (``games.bots.easy``): a random legal tile, then a random end. ``medium``
-(``games.bots.medium``): one-move heuristics - shed weight, doubles early, keep a
-spread, block numbers an opponent lacks, score and do not set up the next seat.
-``hard`` (``games.bots.hard``): determinized Monte Carlo search over deals of the
-unseen tiles consistent with the public history, each deal weighed by how well
-it explains the opponents' plays: in ``draw`` and ``catalan`` each sampled deal
-is solved by alpha-beta (``games.bots.line_search``, exact late in the hand), in
-``block``, ``all_fives`` and ``fives_and_threes`` it is played out with every
-seat playing like ``medium`` (``games.bots.model_search``), elsewhere by greedy
-engine playouts.
+``easy`` (``easy``): a random legal tile, then a random end. ``medium``
+(``medium``): one-move heuristics - shed weight, doubles early, keep tiles that
+fit, block numbers an opponent lacks, score and do not set up the next seat.
+``hard`` (``hard``): Monte Carlo search over deals of the unseen tiles
+consistent with the public history, each deal weighed by how well it explains
+the opponents' plays; ``games.bots.hard``'s docstring tells how it chooses,
+and its ``SEARCHES`` table which search each variant runs.
+
+Layout
+------
+* ``interface``: the ``Bot`` protocol, ``BotBase`` (the safe ``choose`` every
+  level shares) and ``ThinkingBot`` (``medium`` and ``hard``: the routine
+  decisions at once, ``think`` for the others);
+* ``board`` (the public board of a view and what a play does to it) and
+  ``knowledge`` (what the public history tells about the hidden tiles): the
+  positions ``medium`` and ``hard`` read;
+* ``easy``, ``medium``: the two simple levels;
+* ``hard/``: the search level (``hard/__init__``: ``HardBot``, the table from
+  variant to search; ``budget``, ``deals``, ``inference``, ``line_model``,
+  ``solver``, ``means``: its parts; ``model_search``, ``line_search``,
+  ``playouts``: its searches; ``machine``: the machine speed).
 """
 
 from __future__ import annotations
@@ -66,9 +77,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.common import Bot
 from games.bots.easy import EasyBot
 from games.bots.hard import DEFAULT_BUDGET_MS, HardBot
+from games.bots.interface import Bot
 from games.bots.medium import MediumBot
 from games.engine import Action
 

@@ -4,8 +4,8 @@ Decisions: in its turn it picks one of the tiles it may play, each with the same
 chance, then one of the ends that tile fits (Spider: a set of doubles laid
 together counts as one choice, like a tile); any other action it may take then
 (draw, pass, close, continue) is one more choice with the same chance. So a
-tile that fits both ends is not played twice as often as one that fits one: the
-issue's "plays a random legal tile", not a random legal action. In the claim
+tile that fits both ends is not played twice as often as one that fits one: a
+random legal tile, not a random legal action. In the claim
 phase it continues without claiming with probability ``FORGET`` (30%), leaving
 the points for a human to take with Muggins; it never calls Muggins, so when
 Muggins is all it may do (out of turn) it answers ``None``; in its turn it
@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.common import safe_choose
+from games.bots.interface import BotBase
 from games.engine import Action
 from games.engine.actions import CLAIM, CONTINUE, MUGGINS, NEXT_HAND, PLAY, PLAY_DOUBLES
 
@@ -47,7 +47,7 @@ def random_move(acts: list[Action], rng: random.Random) -> Action:
 
 
 @dataclass(frozen=True)
-class EasyBot:
+class EasyBot(BotBase):
     """Random legal tile."""
 
     level: str = "easy"
@@ -68,9 +68,3 @@ class EasyBot:
             want = CONTINUE if forget else CLAIM
             return next(a for a in acts if a.type == want)
         return random_move(acts, rng)
-
-    def choose(
-        self, view: dict[str, Any], legal: list[Action], rng: random.Random
-    ) -> Action | None:
-        """``decide`` that never raises."""
-        return safe_choose(self, view, legal, rng)

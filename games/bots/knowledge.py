@@ -114,6 +114,74 @@ def opening_limits(
     return 0, opener, above
 
 
+class LogReplay:
+    """The board and each seat's limits as a hand's public log unfolds (the
+    one reading of the log that ``knowledge_of`` and ``inference`` share).
+
+    A play moves the ends and uses up one allowance of every limit of the seat
+    whose mask holds the tile; a pass or a draw on an open board shows the
+    seat lacked every fitting tile (a limit with allowance 0, unless the seat
+    is ``blind``: the viewer needs no limits on itself); a draw then loosens
+    every limit of the seat by one."""
+
+    def __init__(self, r: Rules, blind: int = -1) -> None:
+        self.r = r
+        self.blind = blind
+        self.ends: tuple[End, ...] = ()
+        self.spinner = -1
+        self.spun = False
+        self.limits: list[list[list[int]]] = [[] for _ in range(r.seats)]
+
+    def lacks(self, seat: int) -> int:
+        """Tiles ``seat`` is known to lack now (allowance 0)."""
+        out = 0
+        for mask, allow in self.limits[seat]:
+            if allow <= 0:
+                out |= mask
+        return out
+
+    def feed(self, e: list[Any]) -> None:
+        """Read one log entry."""
+        kind = e[0]
+        if kind == "play":
+            s, t = e[1], e[2]
+            if not self.ends:
+                self.ends, self.spinner = open_layout(self.r.layout, t)
+            else:
+                i = next(k for k, x in enumerate(self.ends) if x[0] == e[3])
+                self.ends, self.spinner, self.spun = attach(
+                    self.r.layout, self.ends, i, t, self.spinner, self.spun
+                )
+            for lim in self.limits[s]:
+                if lim[0] >> t & 1:
+                    lim[1] = max(0, lim[1] - 1)
+        elif kind == "close":
+            self.ends = tuple(
+                (x[0], x[1], x[2] | CLOSED) if x[0] in e[2] else x for x in self.ends
+            )
+        elif kind in ("pass", "draw") and self.ends:
+            s = e[1]
+            if s != self.blind:
+                self.limits[s].append([ends_mask(self.ends), 0])
+            if kind == "draw":
+                for lim in self.limits[s]:
+                    lim[1] += 1
+
+
+def _dealt(view: dict[str, Any]) -> int:
+    """The viewer's tiles at the deal: held or played, not drawn."""
+    ps = view["public_state"]
+    seat: int = view["seat"]
+    hand: int = ps["hands"][seat]
+    played = drawn = 0
+    for e in ps["log"]:
+        if e[0] == "play" and e[1] == seat:
+            played |= 1 << e[2]
+        elif e[0] == "draw" and e[1] == seat:
+            drawn |= 1 << e[2]
+    return (hand | played) & ~drawn
+
+
 def knowledge_of(view: dict[str, Any], own_deal: bool = True) -> Knowledge:
     """Read the view's public log into a ``Knowledge``; with ``own_deal``
     false, only what every seat can tell (not what the viewer's own tiles at
@@ -124,49 +192,20 @@ def knowledge_of(view: dict[str, Any], own_deal: bool = True) -> Knowledge:
     seat: int = view["seat"]
     seen: int = ps["hands"][seat]
     log = ps["log"]
-    played = drawn = 0
-    for e in log:
-        if e[0] == "play" and e[1] == seat:
-            played |= 1 << e[2]
-        elif e[0] == "draw" and e[1] == seat:
-            drawn |= 1 << e[2]
-    dealt = (seen | played) & ~drawn
-    none_of, opener, some_of = opening_limits(r, log, seat, dealt)
+    none_of, opener, some_of = opening_limits(r, log, seat, _dealt(view))
     if not own_deal and r.opening == HIGHEST_DOUBLE_ANY:
         none_of = some_of = 0
-    limits: list[list[list[int]]] = [[] for _ in range(r.seats)]
+    replay = LogReplay(r, blind=seat)
     if none_of:
         for s in range(r.seats):
             if s != seat:
-                limits[s].append([none_of, 0])
-    ends: tuple[End, ...] = ()
-    spinner, spun = -1, False
+                replay.limits[s].append([none_of, 0])
     for e in log:
-        kind = e[0]
-        if kind == "play":
-            s, t = e[1], e[2]
-            seen |= 1 << t
-            if s == opener and some_of >> t & 1:
+        if e[0] == "play":
+            seen |= 1 << e[2]
+            if e[1] == opener and some_of >> e[2] & 1:
                 some_of = 0  # one of them is played: the rest tells nothing
-            if not ends:
-                ends, spinner = open_layout(r.layout, t)
-            else:
-                i = next(k for k, x in enumerate(ends) if x[0] == e[3])
-                ends, spinner, spun = attach(r.layout, ends, i, t, spinner, spun)
-            for lim in limits[s]:
-                if lim[0] >> t & 1:
-                    lim[1] = max(0, lim[1] - 1)
-        elif kind == "close":
-            ends = tuple(
-                (x[0], x[1], x[2] | CLOSED) if x[0] in e[2] else x for x in ends
-            )
-        elif kind in ("pass", "draw") and ends:
-            s = e[1]
-            if s != seat:
-                limits[s].append([ends_mask(ends), 0])
-            if kind == "draw":
-                for lim in limits[s]:
-                    lim[1] += 1
+        replay.feed(e)
     unseen = r.full & ~seen
     musts = [0] * r.seats
     if some_of & unseen:
@@ -176,7 +215,7 @@ def knowledge_of(view: dict[str, Any], own_deal: bool = True) -> Knowledge:
         unseen=unseen,
         counts=tuple(view["hand_counts"]),
         stock_count=view["stock_count"],
-        limits=tuple(_prune(ls, unseen) for ls in limits),
+        limits=tuple(_prune(ls, unseen) for ls in replay.limits),
         musts=tuple(musts),
     )
 
@@ -203,4 +242,12 @@ def fits(limits: tuple[Limit, ...], tile: int, taken: list[int] | None) -> bool:
     return True
 
 
-__all__ = ["Knowledge", "Limit", "fits", "knowledge_of", "opening_limits", "undealt"]
+__all__ = [
+    "Knowledge",
+    "Limit",
+    "LogReplay",
+    "fits",
+    "knowledge_of",
+    "opening_limits",
+    "undealt",
+]

@@ -6,9 +6,8 @@ order, so the choice is deterministic). The terms, in pips-like units:
 * going out beats everything;
 * shed weight: the tile's pips, and a bonus for a double (doubles fit only one
   number, so they are played early);
-* keep a spread: one point per distinct number left in hand, and up to three
-  tiles of the hand that will still fit the board (so the seat is not forced to
-  draw or pass next turn);
+* keep tiles that fit: up to three tiles of the hand that will still fit the
+  board (so the seat is not forced to draw or pass next turn);
 * block: a large bonus when the next seat is an opponent known to lack every
   number the play leaves open (from its passes and draws), a small bonus per
   unseen tile that can no longer follow; the reverse for a partner;
@@ -32,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.bots.board import Board, after_play, board_of, fit_mask, hand_mask, points
-from games.bots.common import routine, safe_choose
+from games.bots.interface import ThinkingBot
 from games.bots.knowledge import Knowledge, knowledge_of
 from games.engine import Action
 from games.engine.actions import CLOSE, CONTINUE, PLAY, PLAY_DOUBLES
@@ -43,8 +42,6 @@ from games.engine.tiles import (
     MAX_PIPS,
     NUM_MASK,
     PIPS,
-    TILE_HI,
-    TILE_LO,
     bits,
     tile_id,
 )
@@ -52,7 +49,6 @@ from games.engine.variants import STOCK_NONE
 
 GOING_OUT = 1_000_000.0
 W_DOUBLE = 4.0
-W_SPREAD = 0.0
 W_KEEP = 1.5
 W_BLOCK = 8.0
 W_NARROW = 2.0
@@ -62,14 +58,6 @@ W_DOUBLE_BLANK = 8.0
 W_OPEN_TILES = 0.5
 W_OPEN_DOUBLE = 2.0
 DOUBLE_OF = tuple(tile_id(v, v) for v in range(MAX_PIPS + 1))
-
-
-def _numbers(mask: int) -> int:
-    """How many distinct numbers a hand shows."""
-    seen = 0
-    for t in bits(mask):
-        seen |= 1 << TILE_LO[t] | 1 << TILE_HI[t]
-    return seen.bit_count()
 
 
 def threat(board: Board, tiles: int) -> int:
@@ -123,7 +111,6 @@ def play_score(
     if hand == 0:
         return GOING_OUT + score
     fit = fit_mask(nb)
-    score += W_SPREAD * _numbers(hand)
     score += W_KEEP * min(3, (hand & fit).bit_count())
     if counts_open_ends(r):
         score += open_ends_term([v for _, v, _ in playable_ends(nb.ends)], hand)
@@ -173,25 +160,16 @@ def close_choice(view: dict[str, Any], legal: list[Action]) -> Action:
 
 
 @dataclass(frozen=True)
-class MediumBot:
+class MediumBot(ThinkingBot):
     """One-move heuristics (see the module docstring)."""
 
     level: str = "medium"
 
-    def decide(
+    def think(
         self, view: dict[str, Any], legal: list[Action], rng: random.Random
-    ) -> Action | None:
+    ) -> Action:
         """The best action by the heuristics."""
-        quick = routine(legal, greedy_claims=True)
-        if quick is not None:
-            return quick
         if view["phase"] == "close":
             return close_choice(view, legal)
         plays = ranked_plays(view, legal)
         return plays[0] if plays else legal[0]
-
-    def choose(
-        self, view: dict[str, Any], legal: list[Action], rng: random.Random
-    ) -> Action | None:
-        """``decide`` that never raises."""
-        return safe_choose(self, view, legal, rng)

@@ -8,3 +8,14 @@ settings are only read, never used by these tests).
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import pytest  # noqa: E402
+
+from games.bots.hard import budget  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def no_safety_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hard``'s wall-clock safety stop off: the tests check the counted work
+    and its decisions, which a loaded machine must not cut short."""
+    monkeypatch.setattr(budget, "SAFETY", float("inf"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.bots import bot_for
-from games.bots.common import Bot
+from games.bots.interface import Bot
 from games.engine import (
     Action,
     Options,

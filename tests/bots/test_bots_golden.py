@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.bots import HardBot, MediumBot
-from games.bots.common import Bot
+from games.bots.interface import Bot
 from games.engine import Action, State, apply, legal_actions, view
 from tests.support.positions import play, rig
 

@@ -12,8 +12,8 @@ import random
 import pytest
 
 from games.bots import HardBot
+from games.bots.hard.deals import sample_deal
 from games.bots.knowledge import knowledge_of
-from games.bots.sampling import sample_deal
 from games.engine import (
     Options,
     State,

@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from games.bots import bot_for, inference
+from games.bots import bot_for
+from games.bots.hard import inference
+from games.bots.hard.deals import sample_deal
 from games.bots.knowledge import knowledge_of, undealt
-from games.bots.sampling import sample_deal
 from games.engine import (
     Action,
     Options,

@@ -10,15 +10,9 @@ from typing import Any
 
 import pytest
 
-from games.bots import (
-    HardBot,
-    bot_for,
-    choose,
-    hard,
-    line_search,
-    machine,
-    model_search,
-)
+from games.bots import HardBot, bot_for, choose, hard
+from games.bots.hard import line_search, machine, model_search, playouts
+from games.bots.hard.budget import Search
 from games.engine import current_seat, legal_actions, new_match, options_for, view
 from tests.support.positions import advance
 
@@ -54,7 +48,7 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> lis
     [
         ("all_fives", model_search, "deal_masks"),  # deals played out
         ("block", model_search, "deal_masks"),
-        ("cross", hard, "sample_state"),  # deals of the engine playouts
+        ("cross", playouts, "sample_state"),  # deals of the engine playouts
     ],
 )
 def test_the_work_scales_with_the_machine_speed(
@@ -77,7 +71,7 @@ def test_the_work_scales_with_the_machine_speed(
 def test_the_line_search_node_budget_scales_with_the_machine_speed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    v, legal = _position("block", 6)
+    v, legal = _position("draw", 6)
     cands = [a for a in legal if a.type == "play"]
     assert len(cands) >= 2
     nodes: dict[float, int] = {}
@@ -94,7 +88,7 @@ def test_the_line_search_node_budget_scales_with_the_machine_speed(
         monkeypatch.setattr(line_search, "Solver", solver)
         line_search.line_search(v, cands, random.Random(2), 40, speed)
         nodes[speed] = sum(s.nodes for s in made)
-    budget = 40 * line_search.NODES_PER_MS  # nodes plus the deals' weighing
+    budget = 40 * line_search.NODES_PER_MS_STOCK  # nodes plus the deals' weighing
     assert 0.5 * budget <= nodes[1.0] <= 1.2 * budget
     assert nodes[0.25] <= 0.4 * nodes[1.0]
 
@@ -166,15 +160,18 @@ def _record_workload(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, fl
 
     def recorder(name: str) -> Callable[..., list[float]]:
         def search(
-            v: dict[str, Any], cands: list[Any], rng: Any, ms: float
+            v: dict[str, Any], cands: list[Any], rng: Any, ms: float, speed: float
         ) -> list[float]:
             calls.append((v["public_state"]["options"]["variant"], name, ms))
             return [0.0] * len(cands)
 
         return search
 
-    monkeypatch.setattr(machine, "model_search", recorder("model_search"))
-    monkeypatch.setattr(machine, "line_search", recorder("line_search"))
+    recorded = {
+        variant: Search(recorder(s.run.__name__), s.units_per_ms)
+        for variant, s in hard.SEARCHES.items()
+    }
+    monkeypatch.setattr(machine, "SEARCHES", recorded)
     machine.workload()
     return calls
 

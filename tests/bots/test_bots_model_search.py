@@ -9,13 +9,14 @@ import random
 
 import pytest
 
-from games.bots import bot_for, inference
+from games.bots import bot_for
 from games.bots.board import hand_mask
-from games.bots.hard import candidates
+from games.bots.hard import candidates, inference
+from games.bots.hard.deals import deal_masks
+from games.bots.hard.line_search import root_values
+from games.bots.hard.model_search import ModelSolver, _WeightedDeals, grouped_means
+from games.bots.hard.solver import Solver, root_plays
 from games.bots.knowledge import knowledge_of
-from games.bots.line_search import deal_masks, root_plays, root_values
-from games.bots.model_search import ModelSolver, _WeightedDeals, grouped_means
-from games.bots.solver import Solver
 from games.engine import (
     apply,
     current_seat,
@@ -180,7 +181,7 @@ def test_grouped_means_of_no_deals() -> None:
 def test_the_threat_tables_give_the_computed_threat(scoring: str) -> None:
     """``line_model.threat`` looks the points up in tables; they equal the
     end-sum of every play of every tile, computed by the engine's scoring."""
-    from games.bots.line_model import threat
+    from games.bots.hard.line_model import threat
     from games.engine.scoring import end_points
 
     def worth(v: int, d: bool) -> int:
@@ -208,7 +209,7 @@ def test_the_threat_tables_give_the_computed_threat(scoring: str) -> None:
 def test_the_rate_follows_the_playouts_cost() -> None:
     """Scoring playouts with three or four seats cost more per unit: they get
     the lower rate; two-seat scoring and block their own."""
-    from games.bots import model_search as ms
+    from games.bots.hard import model_search as ms
 
     def rate(variant: str, seats: int) -> float:
         return ms.nodes_per_ms(rules_for(options_for(variant, seats=seats)))

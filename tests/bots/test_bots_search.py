@@ -8,14 +8,15 @@ from math import comb
 
 import pytest
 
-from games.bots import HardBot, MediumBot, inference
+from games.bots import HardBot, MediumBot
 from games.bots.board import rules_of
-from games.bots.hard import candidates, search
+from games.bots.hard import candidates, inference
+from games.bots.hard.deals import sample_deal
+from games.bots.hard.line_search import root_values
+from games.bots.hard.means import gated_means, weighted_means
+from games.bots.hard.playouts import hand_value, playout_search
+from games.bots.hard.solver import Solver
 from games.bots.knowledge import Knowledge
-from games.bots.line_search import gated_means, root_values, weighted_means
-from games.bots.rollout import hand_value
-from games.bots.sampling import sample_deal
-from games.bots.solver import Solver
 from games.engine import (
     Action,
     State,
@@ -110,7 +111,7 @@ def test_exact_search_finds_the_only_winning_line() -> None:
     exact = root_values(solver, v, legal, 0, 99)
     assert exact[legal.index(win)] >= 1.0 > 0.5 > exact[1 - legal.index(win)]
     # The greedy playouts of the engine-step search and medium miss it ...
-    old = search(v, candidates(v, legal), random.Random(0), 50.0)
+    old = playout_search(v, candidates(v, legal), random.Random(0), 50.0)
     assert candidates(v, legal)[old.index(max(old))] != win
     assert MediumBot().decide(v, legal, random.Random(0)) != win
     # ... hard's alpha-beta finds it.
@@ -145,9 +146,9 @@ def test_the_sampler_is_uniform_under_a_drawn_allowance() -> None:
 
 
 def test_line_search_is_bounded_and_deterministic() -> None:
-    """Early in a ``block`` hand (depth-limited) and late (exact): the same
+    """Early in a ``draw`` hand (depth-limited) and late (exact): the same
     seed gives the same move."""
-    o = options_for("block", seats=2)
+    o = options_for("draw", seats=2)
     for moves in (1, 7):
         s = advance(new_match(o, 2), moves, 2)
         seat = current_seat(s)
@@ -273,9 +274,9 @@ def test_the_playouts_of_model_search_play_like_medium(
     seat's known lacks): the playouts' opponents are ``medium`` (block: its
     open-numbers terms included)."""
     from games.bots.board import board_of, hand_mask
+    from games.bots.hard.model_search import ModelSolver
     from games.bots.knowledge import knowledge_of
     from games.bots.medium import play_score
-    from games.bots.model_search import ModelSolver
 
     o = options_for(variant, seats=seats)
     r = rules_for(o)
@@ -312,7 +313,7 @@ def test_the_playouts_of_model_search_play_like_medium(
 def test_model_search_is_deterministic() -> None:
     """All Fives, early and late in a hand: the same seed gives the same values
     (so the same move), another seed other samples."""
-    from games.bots.model_search import model_search
+    from games.bots.hard.model_search import model_search
 
     o = options_for("all_fives", seats=2)
     checked = 0

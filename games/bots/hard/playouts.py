@@ -1,4 +1,15 @@
-"""Fast playouts of a determinized hand to its end, and their value to a side.
+"""``hard``'s search where the layout is not a line, or a candidate is not a
+plain play (``cross``, ``grand_cross``, ``fives``, ``spider``): engine playouts.
+
+``playout_search`` builds full states with the engine's ``determinize`` (one
+sampled deal each, ``deals.sample_state``) and, for every candidate, applies it
+and plays the hand out with the greedy policy below; all candidates share the
+deal and the playout's random stream (common random numbers: the comparison is
+between moves, not luck). These playouts are few and noisy, so a candidate
+leaves ``medium``'s favourite only when it wins by more than ``GATE_Z``
+standard errors of the paired difference (``means.gated_means``; it measured
+stronger in every one of these layouts: ``bench/bot_tournament.py cross
+--pairs hard:medium``, likewise ``grand_cross`` and ``spider``).
 
 The playout policy is a cheap greedy player for every seat: claim always, call
 Muggins always, never close (Spider), otherwise play the tile that scores most
@@ -12,7 +23,14 @@ and ``apply``.
 from __future__ import annotations
 
 import random
+import time
+from random import Random
 
+from games.bots.board import rules_of
+from games.bots.hard.budget import Search, View, safety_deadline
+from games.bots.hard.deals import sample_state
+from games.bots.hard.means import gated_means
+from games.bots.knowledge import knowledge_of
 from games.engine import Action, State, apply, legal_actions
 from games.engine.actions import CLAIM, MUGGINS, PLAY, PLAY_DOUBLES
 from games.engine.layout import attach, end_sum, ends_mask
@@ -20,7 +38,15 @@ from games.engine.options import Rules, rules_for
 from games.engine.scoring import end_points
 from games.engine.state import PHASE_CLAIM, PHASE_CLOSE, PHASE_PLAY, End
 from games.engine.tiles import IS_DOUBLE, PIPS, tile_id
+from games.engine.variants import GRAND_CROSS
 
+# Engine steps per ms of budget (``bench/bot_tournament.py cross --pairs
+# hard:medium``: a CPU p95 under the budget on the calibration machine).
+STEPS_PER_MS = 50.0  # cross, fives, spider
+STEPS_PER_MS_GRAND_CROSS = 25.0  # many ends: the dearest steps
+MIN_SAMPLES = 4
+MAX_SAMPLES = 2_000
+GATE_Z = 2.0  # standard errors a candidate must win by to leave medium's move
 EPSILON = 0.1
 BLOCK = 10.0
 _LIVE = (PHASE_PLAY, PHASE_CLAIM, PHASE_CLOSE)
@@ -118,4 +144,49 @@ def hand_value(
     return win + 0.01 * diff
 
 
-__all__ = ["greedy", "hand_value", "play_value", "playout"]
+def units_per_ms(r: Rules) -> float:
+    """Engine steps one ms of budget buys at machine speed 1."""
+    return STEPS_PER_MS_GRAND_CROSS if r.layout == GRAND_CROSS else STEPS_PER_MS
+
+
+def playout_search(
+    view: View, cands: list[Action], rng: Random, budget_ms: float, speed: float = 1.0
+) -> list[float]:
+    """Mean playout value of each candidate over sampled deals, gated."""
+    k = knowledge_of(view)
+    r = rules_of(view)
+    seat: int = view["seat"]
+    side = r.side_of[seat]
+    start = tuple(view["public_state"]["scores"])
+    step_budget = budget_ms * speed * units_per_ms(r)
+    deadline = safety_deadline(budget_ms)
+    rows: list[list[float]] = []
+    steps = 0
+    while len(rows) < MAX_SAMPLES:
+        base = sample_state(view, k, rng)
+        stream = rng.getrandbits(64)
+        row = []
+        for a in cands:
+            final, n = playout(apply(base, seat, a), random.Random(stream))
+            steps += n + 1
+            row.append(hand_value(final, start, side, r))
+        rows.append(row)
+        if len(rows) >= MIN_SAMPLES and steps >= step_budget:
+            break
+        if time.perf_counter() > deadline:  # safety stop only
+            break
+    z = GATE_Z if all(a.type in (PLAY, PLAY_DOUBLES) for a in cands) else 0.0
+    return gated_means([(0.0, row) for row in rows], len(cands), z)
+
+
+SEARCH = Search(playout_search, units_per_ms)
+
+__all__ = [
+    "SEARCH",
+    "greedy",
+    "hand_value",
+    "play_value",
+    "playout",
+    "playout_search",
+    "units_per_ms",
+]

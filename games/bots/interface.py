@@ -1,9 +1,10 @@
-"""Decisions every level shares, and the ``Bot`` protocol."""
+"""The bot interface: the ``Bot`` protocol, ``BotBase`` (its shared
+``choose``, through ``safe_choose``) and ``ThinkingBot`` (``medium`` and
+``hard``: the routine decisions at once, ``think`` for the rest)."""
 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any, Protocol
 
 from games.engine import Action
@@ -13,7 +14,7 @@ from games.engine.actions import CLAIM, MUGGINS, NEXT_HAND
 class Bot(Protocol):
     """A computer player: one decision from what its seat may know.
 
-    ``decide`` may raise on a bug; ``choose`` (see ``games.bots.safe_choose``)
+    ``decide`` may raise on a bug; ``choose`` (``safe_choose``)
     never does.
     """
 
@@ -68,7 +69,7 @@ def safe_choose(
         return None
     try:
         a = bot.decide(view, legal, rng)
-    except Exception:  # noqa: BLE001 - a bot must never take a table down
+    except Exception:  # a bot must never take a table down
         return legal[0]
     if a is None:
         if all(x.type == MUGGINS for x in legal):
@@ -79,14 +80,40 @@ def safe_choose(
     return a
 
 
-SAFETY = 4.0
-SAFETY_SLACK_MS = 250.0
+class BotBase:
+    """What every level shares: ``choose`` is ``decide`` made safe
+    (``safe_choose``); a level defines ``level`` and ``decide``."""
+
+    level: str
+
+    def decide(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """The level's decision (see ``Bot.decide``)."""
+        raise NotImplementedError
+
+    def choose(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """``decide`` that never raises and never answers an illegal action."""
+        return safe_choose(self, view, legal, rng)
 
 
-def safety_deadline(budget_ms: float) -> float:
-    """The ``perf_counter`` time past which a search stops whatever work it has
-    left: ``SAFETY`` times its budget plus ``SAFETY_SLACK_MS``. Searches count
-    their work instead of timing it (the same view, legal actions and seed give
-    the same move on any machine); this stop is only there for a machine far
-    slower than the calibration one."""
-    return time.perf_counter() + (SAFETY * budget_ms + SAFETY_SLACK_MS) / 1e3
+class ThinkingBot(BotBase):
+    """``medium`` and ``hard``: the routine decisions at once (``routine``,
+    claims and Muggins calls always made), ``think`` for the others."""
+
+    def decide(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None:
+        """``routine``'s answer, else ``think``'s."""
+        quick = routine(legal, greedy_claims=True)
+        if quick is not None:
+            return quick
+        return self.think(view, legal, rng)
+
+    def think(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action:
+        """A decision that needs thought (several legal actions)."""
+        raise NotImplementedError

@@ -1,6 +1,5 @@
-"""``hard``'s search on a line in ``block`` and in the scoring variants
-(``all_fives``, ``fives_and_threes``): many sampled deals, each played out by
-``medium``'s model.
+"""``hard``'s search in ``block``, ``all_fives`` and ``fives_and_threes``:
+many sampled deals, each played out with every seat playing like ``medium``.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge; for every candidate, play it and let
@@ -10,7 +9,7 @@ that a decision plays hundreds of deals. In the playouts every seat plays as
 tiles it cannot see are those neither in its hand nor on the table, and the
 next seat is known to lack the numbers it passed on (the passes before the
 decision, from the ``Knowledge``, and those of the playout; a draw lifts them,
-as in ``knowledge``). The value (``rollout.hand_value``) is the points made
+as in ``knowledge``). The value (``playouts.hand_value``) is the points made
 from the decision on, own side minus the others, in the scoring variants, and
 the hand won plus a hint of the margin in ``block``.
 
@@ -19,46 +18,28 @@ choice (``ModelSolver.branch``), and each of its plays there is played out to
 the hand's end by the model. Its move there is not the model's: the deals that
 lead it to the same position (the same ends and the same hand: what it will
 see then) form one information set, and one move is chosen for the whole set,
-the best by the deals' weighted sum, cross-validated between the set's even and
-odd deals so that the noise of a few deals is not taken for an edge
-(``grouped_means``; a set of fewer than ``MIN_GROUP`` deals keeps the model's
-move). Choosing per deal instead would let the move see the deal's hidden tiles
-(strategy fusion). A candidate is worth the weighted mean over the deals, each
-deal weighted by how well it explains the opponents' earlier plays
-(``inference``, the same ``medium`` model, with its scoring terms where the
-variant scores).
+cross-validated between the set's even and odd deals so that the noise of a
+few deals is not taken for an edge (``grouped_means``; a set of fewer than
+``MIN_GROUP`` deals keeps the model's move). Choosing per deal instead would
+let the move see the deal's hidden tiles (strategy fusion).
 
-Decision: the model of the other seats matters more than the number of deals
-or the depth. Tried (bench/RESULTS.md): engine playouts with the greedy
-``rollout`` policy (tens of deals; three times the budget changed nothing),
-the same greedy policy on bit masks (hundreds of deals), alpha-beta with
-perfect information for the reply; ``medium``'s model for every seat measured
-best, and for the opponents only (a greedy self) worse; weighing the deals
-added a little more. In ``block`` these playouts also beat ``line_search``'s
-alpha-beta (the opponents as perfect-information minimisers) at half its CPU
-time; a best response to the model (own seats searched four plies, others
-playing ``medium``) was worse, and in ``draw`` alpha-beta stays ahead
-(bench/RESULTS.md, fourth session). The second level measured about one point more of
-``medium``'s points in All Fives (+12.0% to +14.0% over four runs, against
-+12.3% for one level on the same deals), inside the noise of 2,000 hands
-(bench/RESULTS.md, fifth session); it is kept as the sound form of the search.
+Each deal is weighted by how well it explains the opponents' earlier plays
+(``inference``), and the deals are thinned by those weights before their
+playouts (``_WeightedDeals``), so the dear part goes to the plausible deals.
 
-The work is counted: one unit per playout step plus
-``DEAL_COST`` per deal, ``WEIGH_COST`` per weighed deal and ``TERM_COST``
-per past hand it scored, ``budget_ms *
-machine_speed`` times ``nodes_per_ms`` in all (see ``games.bots.hard``). The
-rates are calibrated per kind of playout so that the CPU time per decision
-stays within the budget (bench/RESULTS.md, seventh session): in the scoring
-variants a unit costs more with more seats. All Fives with two
-seats measured stronger with more units (+12% of ``medium``'s points at a
-machine speed of 0.65 x 250 units per ms, +14.4% and +15.3% in two runs at
-0.64-0.65 x 500); its rate was doubled when its playouts became ~27%
-cheaper. Reading the opening and the plays before draws (``knowledge``,
-``inference``) then took it to +16.2% to +16.9% on three deal sets, and
-thinning the deals (``_WeightedDeals``) took block from 58.4% to 60.1% of
-hands won (eighth session). A deal that alone
-would take more than the allowance ends the search with the deals done so far
-(none: every candidate values 0 and ``medium``'s favourite is played).
+Why this search here: the model of the other seats matters more than the
+number of deals or the depth; ``medium``'s model for every seat beat greedy
+playouts, perfect-information replies and, in ``block``, ``line_search``'s
+alpha-beta (``bench/bot_tournament.py block --pairs hard:medium``,
+``bench/bot_tournament.py all_fives --pairs hard:medium``).
+
+The work is counted: one unit per playout step plus ``DEAL_COST`` per deal,
+``WEIGH_COST`` per weighed deal and ``TERM_COST`` per past hand it scored,
+``budget_ms * speed * nodes_per_ms`` in all; the rates keep a
+decision's CPU p95 under its budget on the calibration machine (a unit costs
+more with more seats in the scoring variants). A deal that alone would take
+more than the allowance ends the search with the deals done so far (none:
+every candidate values 0 and ``medium``'s favourite is played).
 """
 
 from __future__ import annotations
@@ -67,28 +48,27 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from random import Random
 
-from games.bots import inference
-from games.bots.board import hand_mask, rules_of
-from games.bots.common import safety_deadline
-from games.bots.knowledge import Knowledge, knowledge_of
-from games.bots.line_model import counts_open_ends, line_score
-from games.bots.line_search import deal_masks, root_plays
-from games.bots.solver import OutOfNodes, Solver
+from games.bots.hard import inference
+from games.bots.hard.budget import Search, View, safety_deadline
+from games.bots.hard.deals import deal_masks, root_of
+from games.bots.hard.line_model import counts_open_ends, line_score
+from games.bots.hard.solver import OutOfNodes, Solver, root_plays
+from games.bots.knowledge import Knowledge
 from games.engine import Action
 from games.engine.options import Rules
 from games.engine.scoring import end_points
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
 
+# Units per ms of budget (``bench/bot_tournament.py VARIANT --pairs
+# hard:medium``: a CPU p95 under the budget on the calibration machine).
 NODES_PER_MS_SCORING = 500.0  # all_fives, fives_and_threes: two seats
 NODES_PER_MS_SCORING_MANY = 375.0  # the same with three or four: dearer units
 NODES_PER_MS_BLOCK = 450.0
-DEAL_COST = 5  # units per drawn deal (about half its CPU now: bench/RESULTS.md)
+DEAL_COST = 5  # units per drawn deal (about half its CPU: bench/search_cost.py)
 MIN_GROUP = 4  # deals of one information set before its own move is chosen
-WEIGH = True  # weigh the deals by the opponents' past plays (``inference``)
 WEIGH_COST = 10  # units charged per weighed deal
-THIN = True  # play the deals by their weights (``_WeightedDeals``)
 POOL = 32  # deals weighed before the first playout, to set the reference
 TERM_COST = 1  # and per past hand ``inference`` scored for it (about a unit)
 MIN_DEALS = 8
@@ -329,7 +309,7 @@ class _WeightedDeals:
         self.used = 0
         self.pool: list[tuple[float, list[int], tuple[int, ...]]] = []
         self.ref = 0.0
-        if events and THIN:
+        if events:
             self.pool = [self._weighed() for _ in range(POOL)]
             self.ref = sorted(lw for lw, _, _ in self.pool)[-max(1, POOL // 8)]
 
@@ -347,7 +327,7 @@ class _WeightedDeals:
     def draw(self) -> tuple[float | None, list[int], tuple[int, ...]]:
         """The next deal and its log-weight (``None``: thinned out, skip it)."""
         lw, hands, stock = self.pool.pop() if self.pool else self._weighed()
-        if not self.events or not THIN:
+        if not self.events:
             return lw, hands, stock
         excess = lw - self.ref
         if excess >= 0:
@@ -358,24 +338,17 @@ class _WeightedDeals:
 
 
 def model_search(
-    view: dict[str, Any],
-    cands: list[Action],
-    rng: random.Random,
-    budget_ms: float,
-    machine_speed: float = 1.0,
+    view: View, cands: list[Action], rng: Random, budget_ms: float, speed: float = 1.0
 ) -> list[float]:
     """Mean value of each candidate play over sampled deals played out by
     ``ModelSolver``."""
-    k = knowledge_of(view)
-    r = rules_of(view)
-    seat: int = view["seat"]
-    side = r.side_of[seat]
-    own = hand_mask(view)
+    root = root_of(view)
+    k, r, seat, side = root.k, root.r, root.seat, root.side
     lacks = [k.lacks(s) for s in range(r.seats)]
-    budget = int(budget_ms * machine_speed * nodes_per_ms(r))
+    budget = int(budget_ms * speed * nodes_per_ms(r))
     deadline = safety_deadline(budget_ms)
-    events = inference.play_events(view) if WEIGH else []
-    deals = _WeightedDeals(k, rng, r, seat, own, events)
+    events = inference.play_events(view)
+    deals = _WeightedDeals(k, rng, r, seat, root.own, events)
     rows: list[tuple[float, list[Branch]]] = []
     plays = root_plays(view, cands)
     used = 0
@@ -395,4 +368,13 @@ def model_search(
     return grouped_means(rows, len(cands), MIN_GROUP)
 
 
-__all__ = ["Branch", "ModelSolver", "grouped_means", "model_search", "nodes_per_ms"]
+SEARCH = Search(model_search, nodes_per_ms)
+
+__all__ = [
+    "SEARCH",
+    "Branch",
+    "ModelSolver",
+    "grouped_means",
+    "model_search",
+    "nodes_per_ms",
+]

@@ -1,6 +1,11 @@
 """Deals of the unseen tiles consistent with everything public (determinization).
 
-Decision: a deal is drawn by shuffling the unseen tiles and filling the most
+``Root``: what a search knows of its own seat at the decision (the knowledge,
+the rules, its seat, side and hand); ``sample_deal`` / ``deal_masks`` /
+``sample_state``: one deal of the hidden tiles, as tile pairs, as bit masks
+(the line searches) or as a full engine state (the engine playouts).
+
+A deal is drawn by shuffling the unseen tiles and filling the most
 constrained seat first, skipping the tiles it surely lacks (from its passes);
 the rest is the stock in the shuffled order. Limits that still allow some tiles
 of a mask (a pass followed by draws) are checked after the deal and the deal is
@@ -18,11 +23,14 @@ it); it never contradicts a pass or a draw unless every attempt failed.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
-from games.bots.knowledge import Knowledge, Limit, fits
+from games.bots.board import hand_mask, rules_of
+from games.bots.knowledge import Knowledge, Limit, fits, knowledge_of
 from games.engine import State, determinize
-from games.engine.tiles import PAIRS, bits
+from games.engine.options import Rules
+from games.engine.tiles import PAIRS, bits, tile_id
 
 _ATTEMPTS = 12
 _REJECT = 24
@@ -104,3 +112,42 @@ def sample_state(view: dict[str, Any], k: Knowledge, rng: random.Random) -> Stat
     """A full engine state: the view plus one sampled deal of the hidden tiles."""
     hands, stock = sample_deal(k, rng)
     return determinize(view, hands, stock)
+
+
+def deal_masks(
+    k: Knowledge, rng: random.Random, seats: int, seat: int, own: int
+) -> tuple[list[int], tuple[int, ...]]:
+    """One sampled deal as hand bitmasks per seat and the stock's tiles."""
+    dealt, stock_pairs = sample_deal(k, rng)
+    hands = [0] * seats
+    hands[seat] = own
+    for s, tiles in dealt.items():
+        for p in tiles:
+            hands[s] |= 1 << tile_id(*p)
+    return hands, tuple(tile_id(*p) for p in stock_pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """The searching seat at the decision: what it knows, the rules, its seat,
+    its side and its hand (a bit mask)."""
+
+    k: Knowledge
+    r: Rules
+    seat: int
+    side: int
+    own: int
+
+    def deal(self, rng: random.Random) -> tuple[list[int], tuple[int, ...]]:
+        """One sampled deal as ``deal_masks`` gives it."""
+        return deal_masks(self.k, rng, self.r.seats, self.seat, self.own)
+
+
+def root_of(view: dict[str, Any]) -> Root:
+    """The ``Root`` of a view."""
+    r = rules_of(view)
+    seat: int = view["seat"]
+    return Root(knowledge_of(view), r, seat, r.side_of[seat], hand_mask(view))
+
+
+__all__ = ["Deal", "Root", "deal_masks", "root_of", "sample_deal", "sample_state"]

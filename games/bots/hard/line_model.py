@@ -22,14 +22,15 @@ positions):
 Cost: the playouts call this millions of times, so what a line's ends are
 worth and the most the next seat could score on them are looked up in tables
 built once per scoring (``solver.end_sum_table``, ``_threat_tables``), not
-computed per call: the same values, about a quarter less CPU per All Fives
-decision (bench/RESULTS.md, seventh session).
+computed per call: the same values for less CPU per decision
+(``bench/search_cost.py --only all_fives``).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from games.bots.hard.solver import end_sum_table
 from games.bots.medium import (
     DOUBLE_OF,
     GOING_OUT,
@@ -40,11 +41,9 @@ from games.bots.medium import (
     W_OPEN_DOUBLE,
     W_OPEN_TILES,
     W_POINTS,
-    W_SPREAD,
     W_THREAT,
     counts_open_ends,
 )
-from games.bots.solver import end_sum_table
 from games.engine.scoring import end_points
 from games.engine.tiles import (
     IS_DOUBLE,
@@ -55,16 +54,6 @@ from games.engine.tiles import (
     TILE_LO,
     bits,
 )
-
-
-def _numbers(mask: int) -> int:
-    seen = 0
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        t = low.bit_length() - 1
-        seen |= 1 << TILE_LO[t] | 1 << TILE_HI[t]
-    return seen.bit_count()
 
 
 @cache
@@ -120,8 +109,6 @@ def line_score(
     if not rest:
         return GOING_OUT + score
     fit = NUM_MASK[nv] | NUM_MASK[ov]
-    if W_SPREAD:
-        score += W_SPREAD * _numbers(rest)
     kept = (rest & fit).bit_count()
     score += W_KEEP * (kept if kept < 3 else 3)
     if blocking:

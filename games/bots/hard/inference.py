@@ -13,7 +13,7 @@ seat's own deal told it where the opening is free: see ``knowledge``).
 ``option_scores`` computes that score from bit masks (``line_model``) for the
 line layouts, checked against ``medium`` by the tests. Each sampled deal gets
 the likelihood of the plays actually seen, and ``hard`` averages its search
-values with these weights (importance weighting; ``BETA = 0`` turns it off).
+values with these weights (importance weighting).
 
 The hand a seat held at a past play is its sampled hand plus the tiles it
 played since, less the tiles it drew since (``Event.draws`` of them). Which
@@ -23,8 +23,8 @@ drawn later (``Event.later``, ``Event.drawn``); the rest of the draws are
 spread evenly over the other tiles, and the play's probability is averaged over
 those hands (up to ``MAX_PASTS`` of them). In All Fives this reads twice as
 many plays as reading only those after a seat's last draw, and puts more
-weight on the opponent's true tiles (bench/RESULTS.md, eighth session). The
-opening (forced or free) is left out.
+weight on the opponent's true tiles (``bench/inference_quality.py
+all_fives``). The opening (forced or free) is left out.
 
 In the scoring variants (``all_fives``, ``fives_and_threes``) the score
 includes ``medium``'s points and "do not set up the next seat" terms, so the
@@ -44,13 +44,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.bots.board import rules_of
-from games.bots.knowledge import undealt
-from games.bots.line_model import counts_open_ends, line_score
-from games.engine.layout import attach, open_layout, playable_ends
-from games.engine.state import CLOSED, DBL, End
+from games.bots.hard.line_model import counts_open_ends, line_score
+from games.bots.knowledge import LogReplay, undealt
+from games.engine.layout import ends_mask, playable_ends
+from games.engine.state import DBL
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO, bits
 
-BETA = 3.0
+BETA = 3.0  # how sharply a seat prefers its best play (bench/inference_quality.py)
 MAX_PASTS = 16  # hands averaged at most per past play followed by draws
 IMPOSSIBLE = -30.0  # log-probability of a play the deal cannot explain
 
@@ -75,106 +75,97 @@ class Event:
     drawn: int = 0  # tiles of ``since`` surely drawn after this play
 
 
+def _event(
+    replay: LogReplay, e: list[Any], table: int, scoring: str | None, blocking: bool
+) -> Event:
+    """The event of the play ``e`` on the board ``replay`` shows before it
+    (``since`` and the draws after it are filled in later)."""
+    r = replay.r
+    s, t = e[1], e[2]
+    # The ends a play could go on, told apart by value (and, where end-sums
+    # score, by being a double).
+    vals: list[tuple[int, bool]] = []
+    at = -1
+    for x in playable_ends(replay.ends):
+        key = (x[1], bool(scoring and x[2] & DBL))
+        if key not in vals:
+            vals.append(key)
+        if x[0] == e[3]:
+            at = vals.index(key)
+    nxt = (s + 1) % r.seats
+    return Event(
+        seat=s,
+        tile=t,
+        end=at,
+        ends=tuple(v for v, _ in vals),
+        table=table,
+        lacks=replay.lacks(nxt),
+        sign=1.0 if r.side_of[nxt] != r.side_of[s] else -1.0,
+        since=0,
+        dbls=tuple(d for _, d in vals),
+        scoring=scoring,
+        blocking=blocking,
+    )
+
+
+def _with_draws(
+    ev: Event,
+    idx: int,
+    after: list[tuple[int, int]],
+    plays: list[tuple[int, int, int]],
+) -> Event:
+    """``ev`` (the play at log index ``idx``) with the tiles its seat played
+    from it on and what its draws ``after`` it (index, fitting tiles) tell."""
+    since = drawn = later = 0
+    for _, m in after:
+        later |= m
+    for j, s2, t2 in plays:
+        if j >= idx and s2 == ev.seat:
+            since |= 1 << t2
+            if any(idx < d < j and m >> t2 & 1 for d, m in after):
+                drawn |= 1 << t2
+    return dataclasses.replace(
+        ev, since=since, draws=len(after), later=later, drawn=drawn
+    )
+
+
 def play_events(view: dict[str, Any], past_draws: bool = True) -> list[Event]:
     """The other seats' informative plays of the hand so far (line layouts;
     none elsewhere); with ``past_draws`` false, only those after the seat's last
     draw."""
     r = rules_of(view)
-    if BETA == 0 or r.layout != "line":
+    if r.layout != "line":
         return []
     scoring = r.scoring if r.end_scoring else None
     blocking = counts_open_ends(r)
     seat: int = view["seat"]
-    n = r.seats
-    ends: tuple[End, ...] = ()
-    spinner, spun = -1, False
+    replay = LogReplay(r)
     table = 0
-    limits: list[list[list[int]]] = [[] for _ in range(n)]
     raw: list[tuple[int, Event]] = []  # log index, event (``since`` unset)
-    draws: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # index, fitting
+    draws: list[list[tuple[int, int]]] = [[] for _ in range(r.seats)]
     plays: list[tuple[int, int, int]] = []  # index, seat, tile
     log = view["public_state"]["log"]
     for idx, e in enumerate(log):
-        kind = e[0]
-        if kind == "play":
-            s, t = e[1], e[2]
-            if not ends:
-                ends, spinner = open_layout(r.layout, t)
+        if e[0] == "play":
+            if not replay.ends:
                 started = log[0][0] == "start"
-                none_of = undealt(r, log[0][1], t) if started else 0
+                none_of = undealt(r, log[0][1], e[2]) if started else 0
                 if none_of:
-                    for seat_limits in limits:
+                    for seat_limits in replay.limits:
                         seat_limits.append([none_of, 0])
-            else:
-                i = next(k for k, x in enumerate(ends) if x[0] == e[3])
-                if s != seat:
-                    # The ends a play could go on, told apart by value (and,
-                    # where end-sums score, by being a double).
-                    vals: list[tuple[int, bool]] = []
-                    at = -1
-                    for x in playable_ends(ends):
-                        key = (x[1], bool(scoring and x[2] & DBL))
-                        if key not in vals:
-                            vals.append(key)
-                        if x[0] == e[3]:
-                            at = vals.index(key)
-                    nxt = (s + 1) % n
-                    lacks = 0
-                    for m, allow in limits[nxt]:
-                        if allow <= 0:
-                            lacks |= m
-                    ev = Event(
-                        seat=s,
-                        tile=t,
-                        end=at,
-                        ends=tuple(v for v, _ in vals),
-                        table=table,
-                        lacks=lacks,
-                        sign=1.0 if r.side_of[nxt] != r.side_of[s] else -1.0,
-                        since=0,
-                        dbls=tuple(d for _, d in vals),
-                        scoring=scoring,
-                        blocking=blocking,
-                    )
-                    raw.append((idx, ev))
-                ends, spinner, spun = attach(r.layout, ends, i, t, spinner, spun)
-            table |= 1 << t
-            plays.append((idx, s, t))
-            for lim in limits[s]:
-                if lim[0] >> t & 1:
-                    lim[1] = max(0, lim[1] - 1)
-        elif kind == "close":
-            ends = tuple(
-                (x[0], x[1], x[2] | CLOSED) if x[0] in e[2] else x for x in ends
-            )
-        elif kind in ("pass", "draw") and ends:
-            s = e[1]
-            m = 0
-            for x in playable_ends(ends):
-                m |= NUM_MASK[x[1]]
-            limits[s].append([m, 0])
-            if kind == "draw":
-                draws[s].append((idx, m))
-                for lim in limits[s]:
-                    lim[1] += 1
+            elif e[1] != seat:
+                raw.append((idx, _event(replay, e, table, scoring, blocking)))
+            table |= 1 << e[2]
+            plays.append((idx, e[1], e[2]))
+        elif e[0] == "draw" and replay.ends:
+            draws[e[1]].append((idx, ends_mask(replay.ends)))
+        replay.feed(e)
     out: list[Event] = []
     for idx, ev in raw:
         after = [(d, m) for d, m in draws[ev.seat] if d > idx]
         if after and not past_draws:
             continue
-        since = drawn = later = 0
-        for _, m in after:
-            later |= m
-        for j, s2, t2 in plays:
-            if j >= idx and s2 == ev.seat:
-                since |= 1 << t2
-                if any(idx < d < j and m >> t2 & 1 for d, m in after):
-                    drawn |= 1 << t2
-        out.append(
-            dataclasses.replace(
-                ev, since=since, draws=len(after), later=later, drawn=drawn
-            )
-        )
+        out.append(_with_draws(ev, idx, after, plays))
     return out
 
 
