@@ -9,9 +9,9 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-import pytest  # noqa: E402
+import pytest
 
-from games.bots.hard import budget  # noqa: E402
+from games.bots.hard import budget
 
 
 @pytest.fixture(autouse=True)

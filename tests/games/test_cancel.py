@@ -1,4 +1,4 @@
-"""games.cancel.table_cancel: a waiting or playing table ends with nobody winning."""
+"""games.services.table_cancel: a waiting or playing table ends with nobody winning."""
 
 from __future__ import annotations
 
@@ -6,22 +6,17 @@ import json
 
 import pytest
 
-from games.cancel import table_cancel
 from games.errors import TableError
 from games.models import Table
-from games.services import seat_join, table_create
-from tests.tables import drive, two_human_table
+from games.services import seat_join, table_cancel, table_create
+from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def cancel_pushes(monkeypatch):
-    from games import cancel
-
-    sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(cancel, "group_send_all", lambda msgs: sent.extend(msgs))
-    return sent
+def cancel_pushes(pushes):
+    return pushes
 
 
 def test_a_waiting_table_is_cancelled_and_everyone_at_it_told(

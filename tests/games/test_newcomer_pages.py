@@ -23,7 +23,7 @@ from games.replay import table_verify
 from games.services import seat_leave, table_create, table_practice_create
 from games.stats import practice_stats
 from games.tasks import practice_expire_task
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from games.services import (
     table_practice_create,
     table_tick,
 )
-from tests.tables import table_state, two_human_table
+from tests.support.tables import table_state, two_human_table
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games.services import seat_join, table_create, table_start
 from games.signals import table_finished
 from leagues.models import Membership, PointEntry
 from leagues.services import table_points_record
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

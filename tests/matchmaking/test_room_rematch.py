@@ -11,7 +11,7 @@ from games.models import Table
 from matchmaking.room_errors import RoomError
 from matchmaking.rooms import room_create, room_join, room_rematch, room_start
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ from matchmaking.rooms import (
     room_start,
 )
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from tests.matchmaking.stake_helpers import (
     kinds_of,
     snapshot,
 )
-from tests.tables import drive
+from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
 
@@ -37,13 +37,9 @@ def expiries(monkeypatch):
 
 
 @pytest.fixture
-def cancel_pushes(monkeypatch):
+def cancel_pushes(pushes):
     """Record what the cancel service hands to the channel layer."""
-    from games import cancel
-
-    sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(cancel, "group_send_all", lambda msgs: sent.extend(msgs))
-    return sent
+    return pushes
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ import websockets
 from django.db import connection
 
 from games.models import Seat
-from tests import tables
-from tests.support import database_url_of_tests, session_cookie
+from tests.support import database_url_of_tests, session_cookie, tables
 from tests.support.servers import daphne_start
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

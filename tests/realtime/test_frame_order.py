@@ -15,8 +15,7 @@ from config.asgi import application
 from games.groups import watch_group
 from realtime import consumers as base
 from realtime.outbox import FRAME_TYPE
-from tests import tables
-from tests.support import session_cookie
+from tests.support import session_cookie, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

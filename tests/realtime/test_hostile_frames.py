@@ -15,8 +15,7 @@ from config.asgi import application
 from games import consumers as table_consumers
 from games.models import Seat
 from realtime import consumers as base
-from tests import tables
-from tests.support import session_cookie
+from tests.support import session_cookie, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
