@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
@@ -63,9 +64,7 @@ def _row(table: Table, user_id: int) -> GameRow:
     )
 
 
-def player_games(
-    *, user: User, page: int | str = 1
-) -> tuple[Page[Table], list[GameRow]]:
+def player_games(*, user: User, page: int | str = 1) -> tuple[Page[Any], list[GameRow]]:
     """The page ``page`` of the user's tables: live first, then newest first."""
     tables = (
         Table.objects.filter(seats__user=user)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.models import Seat, Table
 
-LEVEL_WORDS = {
+LEVEL_WORDS: dict[str, object] = {
     Seat.BotLevel.EASY: _("easy"),
     Seat.BotLevel.MEDIUM: _("medium"),
     Seat.BotLevel.HARD: _("hard"),
