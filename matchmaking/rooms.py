@@ -27,8 +27,8 @@ from games.models import Seat, Table
 from games.rows import table_locked
 from games.services import seat_join, seat_leave, table_create, table_start
 from matchmaking.models import (
+    Block,
     Room,
-    RoomBlock,
     RoomEvent,
     RoomInvitation,
     RoomRematchVote,
@@ -191,7 +191,7 @@ def _invitee_check(room: Room, inviter: AbstractBaseUser, username: str) -> Any:
         room=room, invitee=invitee, status=RoomInvitation.Status.PENDING
     ).exists():
         raise RoomError("invited", _("That player is invited already."))
-    if RoomBlock.objects.filter(blocker=invitee, blocked=inviter).exists():
+    if Block.objects.filter(blocker=invitee, blocked=inviter).exists():
         raise refused  # the same words as an unknown name: a block is not revealed
     return invitee
 
@@ -302,7 +302,7 @@ def invitation_decline(
     if block:
         try:
             with transaction.atomic():
-                RoomBlock.objects.create(blocker=user, blocked_id=invitation.inviter_id)
+                Block.objects.create(blocker=user, blocked_id=invitation.inviter_id)
         except IntegrityError:
             pass  # blocked already
 

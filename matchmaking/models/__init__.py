@@ -5,7 +5,6 @@ from matchmaking.models.pools import PoolWave, Search, SimulatedPlayer
 from matchmaking.models.ratings import Rating, RatingChange
 from matchmaking.models.rooms import (
     Room,
-    RoomBlock,
     RoomEvent,
     RoomInvitation,
     RoomRematchVote,
@@ -20,7 +19,6 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Room",
-    "RoomBlock",
     "RoomEvent",
     "RoomInvitation",
     "RoomRematchVote",

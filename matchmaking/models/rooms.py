@@ -131,25 +131,3 @@ class RoomRematchVote(models.Model):
 
     def __str__(self) -> str:
         return f"rematch vote of {self.user_id} on table {self.table_id}"
-
-
-class RoomBlock(models.Model):
-    """``blocker`` takes no room invitations from ``blocked``."""
-
-    blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_blocks"
-    )
-    blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["blocker", "blocked"], name="room_block_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.blocker_id} blocks {self.blocked_id}"

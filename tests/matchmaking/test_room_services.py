@@ -13,7 +13,7 @@ from django.utils import timezone
 from economy.conf import friend_percent, online_rewards
 from economy.selectors import player_xp, wallet_balance
 from games.models import Table
-from matchmaking.models import Room, RoomBlock, RoomEvent, RoomInvitation
+from matchmaking.models import Block, Room, RoomEvent, RoomInvitation
 from matchmaking.room_errors import RoomError
 from matchmaking.rooms import (
     invitation_accept,
@@ -132,7 +132,7 @@ def test_declined_and_declined_with_a_block(make_user, notified):
     assert seated(room) == {0: "ana"}
     second = invitation_send(room_id=room.pk, inviter=ana, username="ben")
     invitation_decline(invitation_id=second.pk, user=ben, block=True)
-    assert RoomBlock.objects.filter(blocker=ben, blocked=ana).exists()
+    assert Block.objects.filter(blocker=ben, blocked=ana).exists()
     # Blocked: the inviter hears the same words as for a name that does not exist.
     blocked = refused(
         "unknown", invitation_send, room, room_id=room.pk, inviter=ana, username="ben"
