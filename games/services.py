@@ -24,7 +24,7 @@ from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.finish import table_finish
-from games.models import Seat, Table
+from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_seats, table_update
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
@@ -231,7 +231,7 @@ def _act_check(
         raise TableError("not_your_seat", "You can only act for your own seat.")
     if table.status != Table.Status.PLAYING:
         raise TableError("not_playing", "This table is not in play.")
-    if expected_seq != table.seq:
+    if expected_seq != table.seq and not _seats_changed_only(table, expected_seq):
         raise TableError(
             "stale_seq", "The table moved on before your action arrived; try again."
         )
@@ -246,6 +246,20 @@ def _act_check(
         return seat, parsed, engine.apply(state, seat.position, parsed)
     except engine.IllegalAction as exc:
         raise TableError("illegal", str(exc)) from None
+
+
+def _seats_changed_only(table: Table, seq: int) -> bool:
+    """Whether nothing but seats (presence, away, forfeit) changed after ``seq``.
+
+    Such changes are new numbers too, but they leave the game where the player saw
+    it, so an action sent against ``seq`` still means what the player meant: a
+    move is not refused because an opponent's connection dropped meanwhile.
+    """
+    return 0 < seq < table.seq and not (
+        TableEvent.objects.filter(
+            table=table, seq__gt=seq, action__isnull=False
+        ).exists()
+    )
 
 
 @transaction.atomic
