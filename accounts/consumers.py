@@ -6,13 +6,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from accounts.groups import PRESENCE_GROUP, user_group
 from accounts.selectors import online_count
 from accounts.services import presence_connect, presence_disconnect, presence_touch
-from matchmaking.room_notify import user_group
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
-
-PRESENCE_GROUP = "presence"
 
 
 class PresenceConsumer(SocketConsumer):

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.groups import user_group
 from realtime import outbox
-
-
-def user_group(user_id: int) -> str:
-    """The presence-socket group of every open connection of one player."""
-    return f"user.{user_id}"
 
 
 def invitation_push(*, invitee_id: int, invitation: dict[str, Any]) -> None:
