@@ -1,8 +1,8 @@
 """The entry fee of a stake table, for its league bonus.
 
-The table's own ``stake`` field when it has one; otherwise the entry fee recorded on
-the table's pot escrow (``economy``'s ``pot:<table id>`` account, the table reference
-matchmaking uses). ``None`` for a table without a stake.
+The entry fee recorded on the table's pot escrow (``economy``'s ``pot:<table id>``
+account, the table reference stake tables use): the league reads the ledger, not
+matchmaking, which sits in its own layer. ``None`` for a table without a stake.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from games.models import Table
 
 
 def stake_of(table: Table) -> int | None:
-    stake = getattr(table, "stake", None)
-    if stake:
-        return int(stake)
     fee = (
         Account.objects.filter(key=escrow_key(str(table.pk)))
         .values_list("entry_fee", flat=True)

@@ -2,7 +2,7 @@
 
 Thin: parse a frame, await one service call, answer with the player's lobby state or
 an error. Seating and counts arrive through ``matchmaking.notify``'s groups. See
-docs/protocol.md, "Lobby socket".
+docs/protocol.md, "/ws/lobby/".
 """
 
 from __future__ import annotations

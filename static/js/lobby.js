@@ -1,4 +1,4 @@
-// The online lobby over /ws/lobby/ (docs/protocol.md, "Lobby socket"): live pool
+// The online lobby over /ws/lobby/ (docs/protocol.md, "/ws/lobby/"): live pool
 // counts, Find a table / Cancel, the running search, and the way to one's table.
 // Strings come translated from the page (#lobby-strings).
 const root = document.getElementById("lobby");

@@ -208,7 +208,9 @@ async def test_every_bad_input_gets_an_error_and_changes_nothing(make_user):
             {"type": "act", "seq": seq, "action": {"type": "teleport"}},
             "bad_action",
         ),
-        (mover, {"type": "act", "seq": seq - 1, "action": legal}, "stale_seq"),
+        # A seq the table never had (one before the last move is refused the same
+        # way: tests/games/test_stale_seq.py; one before seat changes only is not).
+        (mover, {"type": "act", "seq": seq + 1, "action": legal}, "stale_seq"),
         (w, {"type": "act", "seq": seq, "action": legal}, "not_seated"),
     ]
     for player, frame, code in cases:

@@ -52,20 +52,6 @@ def test_stake_table_earns_more(make_player, finish_table, settings, monkeypatch
     assert (points_of(ana), points_of(ben)) == (Decimal("14.0"), Decimal("7.0"))
 
 
-def test_stake_hook_prefers_the_tables_own_stake(make_player, finish_table):
-    from leagues.stakes import stake_of
-
-    table = finish_table(
-        seats=[make_player(), make_player()],
-        places=[1, 2],
-        at=TUESDAY,
-        mode="stake",
-        record=False,
-    )
-    table.stake = 1000
-    assert stake_of(table) == 1000
-
-
 def test_stake_read_from_the_pot_escrow(make_player, finish_table, settings):
     from economy.ledger import escrow_ensure
     from economy.models import Account
