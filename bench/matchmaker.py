@@ -110,7 +110,7 @@ def bench_wave(players: int, rounds: int) -> None:
         now = timezone.now()
         t0 = time.perf_counter()
         waiting = services._waiting("draw-2", now)
-        blocked = services._blocked_pairs("draw-2", {w.user_id for w in waiting})
+        blocked = services._blocked_pairs("draw-2")
         groups = wave_groups(
             waiting, seats=2, gap=services.gap_setting(), blocked=blocked
         )
