@@ -126,10 +126,21 @@ class _Line:
         """The greedy choice over ``found``, closest first, each player once."""
         found.sort()
         free = self.alive[:]
+        nxt, n, more = self.nxt, self.n, range(self.seats - 1)
         taken: list[list[int]] = []
         for _spread, _wait, start in found:
-            members = self.run(start)
-            if members is None or not all([free[m] for m in members]):
+            if not free[start]:
+                continue
+            members = [start]
+            j = start
+            for _ in more:  # ``run``, inlined: this loop meets every candidate
+                j = nxt[j]
+                if j >= n or not free[j]:
+                    break
+                members.append(j)
+            else:
+                j = -1
+            if j != -1:
                 continue
             if blocked and self.blocked_inside(members, blocked):
                 continue
