@@ -37,7 +37,7 @@ from matchmaking.errors import MatchError
 from matchmaking.models import Block, PoolWave, Rating, Search
 from matchmaking.pools import Pool, pool_get, pools_all
 from matchmaking.seating import Member, table_seat_group
-from matchmaking.waves import Gap, Waiting, wave_groups
+from matchmaking.waves import Gap, Waiting, wave_first_groups
 
 logger = logging.getLogger(__name__)
 
@@ -244,6 +244,19 @@ def _waiting(pool_key: str, now: datetime) -> list[Waiting]:
     )
 
 
+def _overdue(
+    waiting: list[Waiting], groups: list[list[Waiting]], limit: int
+) -> list[Waiting]:
+    """The longest waits left ungrouped past the backfill time, to fill the cap."""
+    grouped = {w.id for group in groups for w in group}
+    overdue = [
+        w
+        for w in waiting
+        if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
+    ]
+    return sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
+
+
 @transaction.atomic
 def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
     """Run one wave of ``pool_key``: seat close ratings, backfill long waits."""
@@ -261,21 +274,15 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
     waiting = _waiting(pool.key, now)
     result = WaveResult(ran=True)
     limit = settings.MATCHMAKING_WAVE_MAX_TABLES
-    groups = wave_groups(
+    tables, whole = wave_first_groups(
         waiting,
         seats=pool.seats,
         gap=gap_setting(),
+        limit=limit,
         blocked=_blocked_pairs(pool.key),
     )
-    result.more = len(groups) > limit
-    grouped = {w.id for group in groups for w in group}
-    overdue = [
-        w
-        for w in waiting
-        if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
-    ]
-    lone = sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
-    tables = groups[:limit]
+    result.more = whole is None or len(whole) > limit
+    lone = [] if whole is None else _overdue(waiting, whole, limit)
     batch = [*tables, *([w] for w in lone)]
     for index, (group, table_id) in enumerate(
         zip(batch, _seat_all(pool, batch, now), strict=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from heapq import heapify, heappop
 from itertools import combinations, count
 from operator import attrgetter, sub
 from typing import NamedTuple
@@ -121,14 +122,17 @@ class _Line:
         )
 
     def take(
-        self, found: list[_Candidate], blocked: Collection[frozenset[int]]
+        self,
+        ordered: Iterable[_Candidate],
+        blocked: Collection[frozenset[int]],
+        most: int | None = None,
     ) -> list[list[int]]:
-        """The greedy choice over ``found``, closest first, each player once."""
-        found.sort()
+        """The greedy choice over ``ordered`` (closest first), each player once;
+        it stops after ``most`` groups if given."""
         free = self.alive[:]
         nxt, n, more = self.nxt, self.n, range(self.seats - 1)
         taken: list[list[int]] = []
-        for _spread, _wait, start in found:
+        for _spread, _wait, start in ordered:
             if not free[start]:
                 continue
             members = [start]
@@ -147,6 +151,8 @@ class _Line:
             for m in members:
                 free[m] = False
             taken.append(members)
+            if len(taken) == most:
+                break
         return taken
 
     def remove(self, taken: list[int]) -> set[int]:
@@ -183,14 +189,12 @@ def wave_groups(
     blocked: Collection[frozenset[int]] = frozenset(),
 ) -> list[list[Waiting]]:
     """Tables of ``seats`` players each, closest ratings first; the rest wait."""
-    # By (rating, -waited, id): stable sorts from the last key to the first.
-    players = sorted(waiting, key=attrgetter("id"))
-    players.sort(key=attrgetter("waited"), reverse=True)
-    players.sort(key=attrgetter("rating"))
+    players = _by_rating(waiting)
     line = _Line(players, gap, seats)
     groups: list[list[Waiting]] = []
     found = line.first_candidates()
     while found:
+        found.sort()
         taken = line.take(found, blocked)
         if not taken:
             break
@@ -198,3 +202,39 @@ def wave_groups(
         starts = line.remove([m for members in taken for m in members])
         found = [c for c in map(line.candidate, starts) if c is not None]
     return groups
+
+
+def wave_first_groups(
+    waiting: Sequence[Waiting],
+    *,
+    seats: int,
+    gap: Gap,
+    limit: int,
+    blocked: Collection[frozenset[int]] = frozenset(),
+) -> tuple[list[list[Waiting]], list[list[Waiting]] | None]:
+    """``wave_groups(...)[:limit]``, and the whole grouping unless it has more.
+
+    Returns ``(first, whole)``. When the first pass alone finds more than ``limit``
+    groups, those decide the first ``limit`` and ``whole`` is None (there are more):
+    its candidates come off a heap, closest first, and it stops at ``limit + 1``
+    groups instead of sorting all of them and running every later pass. Otherwise
+    ``whole`` is the whole grouping.
+    """
+    players = _by_rating(waiting)
+    line = _Line(players, gap, seats)
+    found = line.first_candidates()
+    heapify(found)
+    ordered = (heappop(found) for _ in range(len(found)))
+    taken = line.take(ordered, blocked, most=limit + 1)
+    if len(taken) > limit:
+        return [[players[m] for m in members] for members in taken[:limit]], None
+    whole = wave_groups(waiting, seats=seats, gap=gap, blocked=blocked)
+    return whole[:limit], whole
+
+
+def _by_rating(waiting: Sequence[Waiting]) -> list[Waiting]:
+    """By (rating, -waited, id): stable sorts from the last key to the first."""
+    players = sorted(waiting, key=attrgetter("id"))
+    players.sort(key=attrgetter("waited"), reverse=True)
+    players.sort(key=attrgetter("rating"))
+    return players
