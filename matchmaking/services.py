@@ -2,9 +2,10 @@
 
 A wave holds its pool's ``PoolWave`` row lock (``select_for_update(skip_locked)``: a
 second wave of the same pool returns at once), groups the waiting searches
-(``matchmaking.waves``), seats each group through the ``games`` services and marks
-its searches seated with a guarded update, so a search cancelled meanwhile keeps its
-group from sitting. Players hear of their table after commit.
+(``matchmaking.waves``) as far as it seats, locks the searches of the groups it
+seats, so a search cancelled meanwhile keeps its group from sitting, seats each
+group through the ``games`` services and marks the searches seated with one guarded
+update. Players hear of their table after commit.
 """
 
 from __future__ import annotations
