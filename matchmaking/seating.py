@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -54,10 +54,17 @@ def _positions(pool: Pool, members: Sequence[Member]) -> list[Member | None]:
     return ordered
 
 
-def table_seat_group(*, pool: Pool, members: Sequence[Member]) -> Table:
+def table_seat_group(
+    *,
+    pool: Pool,
+    members: Sequence[Member],
+    users: Mapping[int, AbstractBaseUser] | None = None,
+) -> Table:
     """A started online table of ``members``, empty seats given to simulated players.
 
-    Call inside a transaction; the table's first frames go out after its commit.
+    ``users`` may hold the members' users already read (a wave reads them once for
+    all its tables). Call inside a transaction; the table's first frames go out
+    after its commit.
     """
     table = table_create(
         mode=Table.Mode.ONLINE,
@@ -67,9 +74,8 @@ def table_seat_group(*, pool: Pool, members: Sequence[Member]) -> Table:
         hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
         bot_speed=settings.MATCHMAKING_BOT_SPEED,
     )
-    users: dict[int, AbstractBaseUser] = get_user_model().objects.in_bulk(
-        [m.user_id for m in members]
-    )
+    if users is None:
+        users = get_user_model().objects.in_bulk([m.user_id for m in members])
     names: list[SimulatedPlayer] = []
     for position, member in enumerate(_positions(pool, members)):
         if member is None:

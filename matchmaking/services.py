@@ -2,9 +2,10 @@
 
 A wave holds its pool's ``PoolWave`` row lock (``select_for_update(skip_locked)``: a
 second wave of the same pool returns at once), groups the waiting searches
-(``matchmaking.waves``), seats each group through the ``games`` services and marks
-its searches seated with a guarded update, so a search cancelled meanwhile keeps its
-group from sitting. Players hear of their table after commit.
+(``matchmaking.waves``) as far as it seats, locks the searches of the groups it
+seats, so a search cancelled meanwhile keeps its group from sitting, seats each
+group through the ``games`` services and marks the searches seated with one guarded
+update. Players hear of their table after commit.
 """
 
 from __future__ import annotations
@@ -14,7 +15,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.db.models import (
+    Case,
+    DateTimeField,
+    Exists,
+    F,
+    FloatField,
+    Func,
+    OuterRef,
+    Value,
+    When,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,16 +38,12 @@ from matchmaking.errors import MatchError
 from matchmaking.models import Block, PoolWave, Rating, Search
 from matchmaking.pools import Pool, pool_get, pools_all
 from matchmaking.seating import Member, table_seat_group
-from matchmaking.waves import Gap, Waiting, wave_groups
+from matchmaking.waves import Gap, Waiting, wave_first_groups
 
 logger = logging.getLogger(__name__)
 
 LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
 LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
-
-
-class _GroupGone(Exception):
-    """A member of a group stopped waiting between the read and the seating."""
 
 
 def gap_setting() -> Gap:
@@ -145,55 +154,108 @@ class WaveResult:
     more: bool = False
 
 
-def _blocked_pairs(pool_key: str, user_ids: set[int]) -> set[frozenset[int]]:
-    """Blocks between two of ``user_ids`` (the pool's waiting players).
+def _blocked_pairs(pool_key: str) -> set[frozenset[int]]:
+    """Blocks between two of the pool's waiting players, in one query.
 
-    One subquery, then a filter here: with two ``IN`` subqueries PostgreSQL may
-    plan a nested loop over both lists (``bench/matchmaker.py wave``).
+    Driven from the block rows: each side is one probe of the partial unique index
+    on waiting searches, so the cost follows the blocks, not the 10,000 searches
+    (``bench/matchmaker.py wave``; an ``IN`` over the waiting list read them all).
     """
-    waiting = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING).values(
-        "user_id"
+
+    def waiting(side: str) -> Exists:
+        return Exists(
+            Search.objects.filter(
+                user_id=OuterRef(side), status=Search.Status.WAITING, pool=pool_key
+            )
+        )
+
+    rows = Block.objects.filter(waiting("blocker_id"), waiting("blocked_id"))
+    return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
+
+
+def _seat_all(
+    pool: Pool, batch: list[list[Waiting]], now: datetime
+) -> list[int | None]:
+    """Seat each group of ``batch``; per group its table, or None if one of them
+    stopped waiting since the read.
+
+    The batch's searches are locked first (one query), so a group is seated only if
+    every member still waits, and a cancel waits for this wave and then finds them
+    seated. Their users are read once, and all the searches are marked in one
+    guarded update.
+    """
+    ids = [w.id for group in batch for w in group]
+    still = set(
+        Search.objects.select_for_update()
+        .filter(pk__in=ids, status=Search.Status.WAITING)
+        .values_list("pk", flat=True)
     )
-    return {
-        frozenset((blocker, blocked))
-        for blocker, blocked in Block.objects.filter(
-            blocker_id__in=waiting
-        ).values_list("blocker_id", "blocked_id")
-        if blocked in user_ids
-    }
+    users = get_user_model().objects.in_bulk([w.user_id for g in batch for w in g])
+    tables: list[int | None] = []
+    marks: dict[int, int] = {}  # search id -> table id
+    for group in batch:
+        if not all(w.id in still for w in group):
+            tables.append(None)
+            continue
+        members = [Member(user_id=w.user_id, rating=w.rating) for w in group]
+        table_id = table_seat_group(pool=pool, members=members, users=users).pk
+        tables.append(table_id)
+        marks.update((w.id, table_id) for w in group)
+    if marks:
+        table_of = Case(*(When(pk=s, then=Value(t)) for s, t in marks.items()))
+        marked = Search.objects.filter(
+            pk__in=list(marks), status=Search.Status.WAITING
+        ).update(status=Search.Status.SEATED, seated_table_id=table_of, ended_at=now)
+        if marked != len(marks):  # the row locks above make this impossible
+            raise RuntimeError("a locked search stopped waiting during its wave")
+    return tables
 
 
-def _seat(pool: Pool, group: list[Waiting], now: datetime, result: WaveResult) -> bool:
-    """Seat one group in a savepoint; False if one of them stopped waiting."""
-    try:
-        with transaction.atomic():
-            table = table_seat_group(
-                pool=pool,
-                members=[Member(user_id=w.user_id, rating=w.rating) for w in group],
-            )
-            marked = Search.objects.filter(
-                pk__in=[w.id for w in group], status=Search.Status.WAITING
-            ).update(
-                status=Search.Status.SEATED, seated_table_id=table.pk, ended_at=now
-            )
-            if marked != len(group):
-                raise _GroupGone
-    except _GroupGone:
-        return False
-    result.tables.append(table.pk)
-    for w in group:
-        result.seated[w.user_id] = table.pk
-    return True
+class _SecondsBetween(Func):
+    """``later - earlier`` in seconds as a float, computed by PostgreSQL.
+
+    Equal to ``timedelta.total_seconds()`` of the same two instants, without
+    parsing one datetime per row in Python (most of the read's time at 10,000
+    searches: ``bench/matchmaker.py wave``).
+    """
+
+    arg_joiner = " - "
+    template = "CAST(EXTRACT(EPOCH FROM (%(expressions)s)) AS double precision)"
+    output_field = FloatField()
 
 
 def _waiting(pool_key: str, now: datetime) -> list[Waiting]:
+    """The pool's waiting searches: one query of four columns."""
     rows = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING)
-    return [
-        Waiting(id=pk, user_id=uid, rating=rating, waited=(now - at).total_seconds())
-        for pk, uid, rating, at in rows.values_list(
-            "pk", "user_id", "rating", "started_at"
+    if connection.vendor != "postgresql":
+        return [
+            Waiting(pk, uid, rating, (now - at).total_seconds())
+            for pk, uid, rating, at in rows.values_list(
+                "pk", "user_id", "rating", "started_at"
+            )
+        ]
+    since = _SecondsBetween(Value(now, output_field=DateTimeField()), F("started_at"))
+    return list(
+        map(
+            Waiting._make,
+            rows.annotate(waited=since).values_list(
+                "pk", "user_id", "rating", "waited"
+            ),
         )
+    )
+
+
+def _overdue(
+    waiting: list[Waiting], groups: list[list[Waiting]], limit: int
+) -> list[Waiting]:
+    """The longest waits left ungrouped past the backfill time, to fill the cap."""
+    grouped = {w.id for group in groups for w in group}
+    overdue = [
+        w
+        for w in waiting
+        if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
     ]
+    return sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
 
 
 @transaction.atomic
@@ -213,24 +275,25 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
     waiting = _waiting(pool.key, now)
     result = WaveResult(ran=True)
     limit = settings.MATCHMAKING_WAVE_MAX_TABLES
-    groups = wave_groups(
+    tables, whole = wave_first_groups(
         waiting,
         seats=pool.seats,
         gap=gap_setting(),
-        blocked=_blocked_pairs(pool.key, {w.user_id for w in waiting}),
+        limit=limit,
+        blocked=_blocked_pairs(pool.key),
     )
-    for group in groups[:limit]:
-        _seat(pool, group, now, result)
-    result.more = len(groups) > limit
-    grouped = {w.id for group in groups for w in group}
-    overdue = [
-        w
-        for w in waiting
-        if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
-    ]
-    for w in sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]:
-        if _seat(pool, [w], now, result):
-            result.backfilled.append(result.tables[-1])
+    result.more = whole is None or len(whole) > limit
+    lone = [] if whole is None else _overdue(waiting, whole, limit)
+    batch = [*tables, *([w] for w in lone)]
+    for index, (group, table_id) in enumerate(
+        zip(batch, _seat_all(pool, batch, now), strict=True)
+    ):
+        if table_id is None:
+            continue
+        result.tables.append(table_id)
+        result.seated.update((w.user_id, table_id) for w in group)
+        if index >= len(tables):  # a lone player seated with simulated ones
+            result.backfilled.append(table_id)
     lock.last_wave_at = now
     lock.last_tables = len(result.tables)
     lock.save(update_fields=["last_wave_at", "last_tables"])

@@ -74,3 +74,83 @@ def test_nobody_is_grouped_twice_over_many_players() -> None:
     for g in groups:
         spread = max(p.rating for p in g) - min(p.rating for p in g)
         assert spread <= min(GAP.allowed(p.waited) for p in g)
+
+
+def reference_groups(
+    waiting: list[Waiting], seats: int, blocked: set[frozenset[int]]
+) -> list[list[int]]:
+    """The rule read literally: every pass rebuilds every run of the players left."""
+    players = sorted(waiting, key=lambda p: (p.rating, -p.waited, p.id))
+    groups: list[list[int]] = []
+    while len(players) >= seats:
+        runs = []
+        for i in range(len(players) - seats + 1):
+            run = players[i : i + seats]
+            spread = run[-1].rating - run[0].rating
+            if spread <= min(GAP.allowed(p.waited) for p in run):
+                runs.append((spread, -max(p.waited for p in run), i))
+        runs.sort()
+        used: set[int] = set()
+        found = []
+        for _spread, _wait, i in runs:
+            run = players[i : i + seats]
+            if any(p.id in used for p in run):
+                continue
+            pairs = ((a.user_id, b.user_id) for a in run for b in run if a is not b)
+            if any(frozenset(pair) in blocked for pair in pairs):
+                continue
+            used.update(p.id for p in run)
+            found.append([p.id for p in run])
+        if not found:
+            break
+        groups.extend(found)
+        players = [p for p in players if p.id not in used]
+    return groups
+
+
+def test_the_fast_grouping_decides_as_the_rule_read_literally() -> None:
+    import random
+
+    rng = random.Random(20)
+    for case in range(300):
+        seats = (2, 3, 4)[case % 3]
+        n = rng.randrange(0, 60)
+        # Coarse ratings and waits make ties, long waits make passes that chain.
+        waiting = [
+            w(
+                i,
+                1500 + 25 * rng.randrange(-12, 12),
+                waited=rng.choice((0, 2, 5, 9, 30)),
+            )
+            for i in range(n)
+        ]
+        user_ids = [p.user_id for p in waiting]
+        blocked = {frozenset(rng.sample(user_ids, 2)) for _ in range(n // 3) if n >= 2}
+        expected = reference_groups(waiting, seats, blocked)
+        got = wave_groups(waiting, seats=seats, gap=GAP, blocked=blocked)
+        assert [[p.id for p in g] for g in got] == expected, (case, seats)
+
+
+def test_the_first_groups_of_a_wave_are_those_of_the_whole_grouping() -> None:
+    import random
+
+    from matchmaking.waves import wave_first_groups
+
+    rng = random.Random(12)
+    for case in range(200):
+        seats, limit = (2, 3, 4)[case % 3], rng.randrange(0, 6)
+        waiting = [
+            w(i, 1500 + 25 * rng.randrange(-12, 12), waited=rng.choice((0, 5, 30)))
+            for i in range(rng.randrange(0, 50))
+        ]
+        users = [p.user_id for p in waiting]
+        blocked = {frozenset(rng.sample(users, 2)) for _ in range(len(users) // 4)}
+        whole = wave_groups(waiting, seats=seats, gap=GAP, blocked=blocked)
+        first, known = wave_first_groups(
+            waiting, seats=seats, gap=GAP, limit=limit, blocked=blocked
+        )
+        assert first == whole[:limit], case
+        if known is None:  # the first pass alone found more than the limit
+            assert len(whole) > limit, case
+        else:
+            assert known == whole, case
