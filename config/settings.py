@@ -350,6 +350,9 @@ MATCHMAKING_COOLDOWN_MAX_MINUTES = 24 * 60
 MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24
 
 # --- friend rooms (matchmaking.rooms)
+# The table page of a friend room links back to its room (for Rematch) by this URL
+# name, taking the table's id: config wires games to the app that owns the rooms.
+GAMES_FRIEND_ROOM_URL = "room-of-table"
 # An invitation lapses after this long, or when the room starts.
 ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.

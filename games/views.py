@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -98,6 +99,9 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         else None,
         "history": reverse("table-history", args=[table.pk]),
         "play": reverse("play"),
+        "room": reverse(settings.GAMES_FRIEND_ROOM_URL, args=[table.pk])
+        if table.mode == Table.Mode.FRIEND and settings.GAMES_FRIEND_ROOM_URL
+        else None,
     }
     return render(
         request,

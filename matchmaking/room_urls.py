@@ -8,6 +8,7 @@ urlpatterns = [
     path("rooms/join/<str:token>/", views.room_join, name="room-join"),
     path("rooms/usernames.json", views.usernames, name="room-usernames"),
     path("rooms/<int:room_id>/", views.room_detail, name="room"),
+    path("rooms/of-table/<int:table_id>/", views.room_of_table, name="room-of-table"),
     path("rooms/<int:room_id>/state.json", views.room_state, name="room-state"),
     path("rooms/<int:room_id>/invite/", views.room_invite, name="room-invite"),
     path("rooms/<int:room_id>/start/", views.room_start, name="room-start"),

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -94,6 +94,13 @@ def room_new(request: HttpRequest) -> HttpResponse:
         {"form": form, "variants": variants, "variant_list": list(VARIANTS.values())},
         status=status,
     )
+
+
+@login_required
+def room_of_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The room whose current table this is (the table page's way back)."""
+    room = get_object_or_404(Room, table_id=table_id)
+    return redirect("room", room_id=room.pk)
 
 
 @login_required

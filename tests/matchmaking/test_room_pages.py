@@ -196,3 +196,28 @@ def test_computer_seats_are_labelled_on_the_room_page(client, make_user):
     page = signed_in(client, ana).get(reverse("room", args=[room.pk])).content.decode()
     assert "Computer (Hard)" in page
     assert 'id="to-table"' in page
+
+
+def test_the_table_page_of_a_room_leads_back_to_the_room(client, make_user, queued):
+    ana = make_user("ana")
+    room = room_create(host=ana, variant="draw", options={"seats": 2}, bot_level="easy")
+    room_start(room_id=room.pk, user=ana)
+    room.refresh_from_db()
+    signed_in(client, ana)
+    page = client.get(reverse("table", args=[room.table_id])).content.decode()
+    back = reverse("room-of-table", args=[room.table_id])
+    assert f'"room": "{back}"' in page
+    response = client.get(back)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("room", args=[room.pk])
+
+
+def test_a_practice_table_page_has_no_room(client, make_user):
+    from games.services import table_practice_create
+
+    ana = make_user("ana")
+    table = table_practice_create(
+        user=ana, variant="draw", options={"seats": 2}, bot_levels=["easy"]
+    )
+    page = signed_in(client, ana).get(reverse("table", args=[table.pk])).content
+    assert b'"room": null' in page
