@@ -17,10 +17,16 @@ logger = logging.getLogger(__name__)
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with every component's state when all are up; 503 naming what is down."""
+    """200 with every component's state when all are up; 503 naming what is down.
+
+    ``?only=database,channel_layer`` checks just those: a load balancer should not
+    take every web process out because the worker is down."""
+    only = [n for n in request.GET.get("only", "").split(",") if n in CHECKS]
     components: dict[str, dict[str, str]] = {}
     down = []
     for name, check in CHECKS.items():
+        if only and name not in only:
+            continue
         try:
             components[name] = {"status": "up", "backend": check()}
         except Exception as exc:

@@ -36,6 +36,13 @@ def test_healthz_is_503_naming_the_worker_when_no_heartbeat_is_fresh(client):
     assert "database" not in body["down"]
 
 
+def test_the_load_balancer_can_check_only_what_a_web_process_needs(client):
+    resp = client.get("/healthz?only=database,channel_layer")
+    assert resp.status_code == 200, resp.json()
+    assert set(resp.json()["components"]) == {"database", "channel_layer"}
+    assert client.get("/healthz?only=worker").json()["down"] == ["worker"]
+
+
 def test_a_stale_heartbeat_is_reported_with_its_age(client):
     cache.set(WORKER_KEY, time.time() - 75, 600)
     cache.set(BEAT_KEY, time.time() - 1, 600)
