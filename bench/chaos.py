@@ -420,6 +420,7 @@ async def faults(
     await asyncio.sleep(3)
     stack.redis.start()
     back, _ = await wait_health(stack.url(1), ok, 40)
+    await wait_health(stack.url(0), ok, 20)  # both daphnes reconnected: outage over
     outage.append(stack.log_marks())
     resumed = await moved_after(table_ids, 30)
     workers_alive = stack.worker.proc.poll() is None  # type: ignore[union-attr]

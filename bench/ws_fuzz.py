@@ -10,7 +10,8 @@ rate limit, and counts:
 
 * tracebacks in the daphne log (target 0);
 * tables whose ``seq`` or state changed (every frame is refused: target 0);
-* answers by error code, and sockets the server closed (with their close codes);
+* answers by error code (``state``: a padded ``sync``, answered with the state),
+  and sockets the server closed (with their close codes);
 * sockets still usable at the end (a ``sync`` answered with the state).
 
 Stops by itself; ends the processes it started.
@@ -128,8 +129,23 @@ class Tally:
     usable: int = 0
 
 
+@dataclass
+class Phases:
+    """Every socket open (a seat's ``connected`` flag is a table change), then every
+    socket done: the tables are read at these two moments."""
+
+    barrier: asyncio.Barrier
+    read: asyncio.Event = field(default_factory=asyncio.Event)
+
+
 async def fuzz_one(
-    port: int, table_id: int, cookie: str, frames: int, seed: int, tally: Tally
+    port: int,
+    table_id: int,
+    cookie: str,
+    frames: int,
+    seed: int,
+    tally: Tally,
+    phases: Phases,
 ) -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
@@ -149,12 +165,14 @@ async def fuzz_one(
         return ws
 
     ws = await open_socket()
+    await phases.barrier.wait()
     for _ in range(frames):
         try:
             await ws.send(malformed(rng))
             tally.sent += 1
-            answer = await _until(ws, "error")
-            tally.codes[answer.get("code", "?")] += 1
+            answer = await _until(ws, "error", "state")
+            code = answer.get("code") if answer["type"] == "error" else "state"
+            tally.codes[str(code)] += 1
         except ConnectionClosed as closed:
             tally.closes[
                 str(closed.rcvd.code if closed.rcvd else "no close frame")
@@ -169,14 +187,16 @@ async def fuzz_one(
         tally.usable += 1
     except (ConnectionClosed, TimeoutError):
         pass
+    await phases.barrier.wait()
+    await phases.read.wait()
     await ws.close()
 
 
-async def _until(ws: Any, kind: str) -> dict[str, Any]:
+async def _until(ws: Any, *kinds: str) -> dict[str, Any]:
     async with asyncio.timeout(10):
         while True:
             frame = json.loads(await ws.recv())
-            if frame.get("type") == kind:
+            if frame.get("type") in kinds:
                 return dict(frame)
 
 
@@ -189,13 +209,21 @@ async def main_async(args: argparse.Namespace, port: int) -> Tally:
         table_id = table_ids[i % len(table_ids)]
         user = users[(i * 3) % len(users)]
         sockets.append((table_id, await asyncio.to_thread(cookie_for, user)))
-    before = await asyncio.to_thread(tables_snapshot, table_ids)
     tally = Tally()
     per = args.frames // args.connections
-    await asyncio.gather(
-        *(fuzz_one(port, t, c, per, seed, tally) for seed, (t, c) in enumerate(sockets))
+    phases = Phases(asyncio.Barrier(len(sockets) + 1))
+    clients = asyncio.gather(
+        *(
+            fuzz_one(port, t, c, per, seed, tally, phases)
+            for seed, (t, c) in enumerate(sockets)
+        )
     )
+    await phases.barrier.wait()
+    before = await asyncio.to_thread(tables_snapshot, table_ids)
+    await phases.barrier.wait()
     after = await asyncio.to_thread(tables_snapshot, table_ids)
+    phases.read.set()
+    await clients
     changed = sum(1 for t in table_ids if before[t] != after[t])
     await asyncio.to_thread(tables_retire, table_ids)
     tally.codes["__changed_tables"] = changed
