@@ -181,6 +181,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 # unless this is set: a new PostgreSQL connection per computer move otherwise.
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TIMEZONE = "UTC"
+# A broker restart must not end the worker: retry connecting for ever, at start-up
+# too. Tasks running at the loss are left to finish (cancelling them kills a threads
+# pool worker: "TaskPool does not implement kill_job"); the unacknowledged ones go
+# back to the queue and table jobs are idempotent by ``seq``. Celery 5.7 dies in
+# ``restore_unacked`` here (pyproject.toml).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
@@ -190,6 +199,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
     },
     "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
+    # /healthz: proves beat, the broker and a worker run (ops/heartbeat.py).
+    "ops-heartbeat": {
+        "task": "ops.heartbeat",
+        "schedule": 5.0,
+        "options": {"expires": 10},
+    },
 }
 
 # --- League (docs/league.md; points, zones and rewards default in leagues/conf.py)

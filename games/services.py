@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from prometheus_client import Counter
 
 from games import engine
 from games.bot_host import machine_speed
@@ -31,6 +32,10 @@ from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.ticks import TickJob, tick_job
 from games.timers import NOTHING, NextTimer, seat_is_automatic, timer_next
 from realtime import outbox
+
+MOVES = Counter(
+    "dominoes_moves_total", "Table transitions applied, by actor.", ["actor"]
+)
 
 DEFAULT_CLOCK_SECONDS = 30
 STANDIN_LEVEL = "medium"  # RULES.md §4: the stand-in for a player whose clock ran out
@@ -512,6 +517,7 @@ def _transition(
     job, and post the frames and the job to the outbox. Call it while holding the
     table's row lock."""
     table.seq += 1
+    MOVES.labels(actor).inc()
     table.state = engine.to_json(state)
     events = list(state.events)
     event_append(

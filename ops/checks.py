@@ -10,6 +10,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
+
+from ops.heartbeat import BEAT_KEY, STALE_AFTER_SECONDS, WORKER_KEY, stamp_age
 
 RECEIVE_TRIES = 6
 
@@ -66,8 +69,61 @@ def check_broker() -> str:
     return "redis"
 
 
+def _fresh(key: str, who: str) -> str:
+    age = stamp_age(key)
+    if age is None:
+        raise RuntimeError(f"no {who} heartbeat yet")
+    if age > STALE_AFTER_SECONDS:
+        raise RuntimeError(f"no {who} heartbeat for {age:.0f} s")
+    return f"heartbeat {age:.1f} s ago"
+
+
+def check_worker() -> str:
+    """A worker ran the heartbeat task recently (beat sends it every 5 s)."""
+    return _fresh(WORKER_KEY, "worker")
+
+
+def check_beat() -> str:
+    """Beat sent the heartbeat task recently."""
+    return _fresh(BEAT_KEY, "beat")
+
+
+# The sweep (every 5 s) runs a table's job 3 s after its deadline: a table this far
+# past its deadline has a stuck job (no worker, no beat, or a failing tick).
+OVERDUE_ALARM_SECONDS = 15.0
+
+
+def oldest_overdue() -> tuple[int, float] | None:
+    """The playing table longest past its deadline and by how many seconds."""
+    from games.models import Table
+
+    row = (
+        Table.objects.filter(status=Table.Status.PLAYING, deadline__lt=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", "deadline")
+        .first()
+    )
+    if row is None or row[1] is None:
+        return None
+    return row[0], (timezone.now() - row[1]).total_seconds()
+
+
+def check_timers() -> str:
+    """No table waits on a timed job far past its deadline."""
+    oldest = oldest_overdue()
+    if oldest is None:
+        return "no table overdue"
+    table_id, late = oldest
+    if late > OVERDUE_ALARM_SECONDS:
+        raise RuntimeError(f"table {table_id} is {late:.0f} s past its deadline")
+    return f"oldest overdue table {late:.1f} s late"
+
+
 CHECKS = {
     "database": check_database,
     "channel_layer": check_channel_layer,
     "broker": check_broker,
+    "worker": check_worker,
+    "beat": check_beat,
+    "timers": check_timers,
 }

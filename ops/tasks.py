@@ -3,6 +3,8 @@
 from celery import shared_task
 from django.core.cache import cache
 
+from ops.heartbeat import worker_ran
+
 BEACON_TTL = 600
 
 
@@ -14,3 +16,9 @@ def beacon_key(token: str) -> str:
 def beacon_fire(token: str) -> None:
     """Mark the beacon fired; firing twice is harmless."""
     cache.set(beacon_key(token), "fired", BEACON_TTL)
+
+
+@shared_task(name="ops.heartbeat", ignore_result=True)
+def heartbeat() -> None:
+    """Note that a worker ran timed work just now (``/healthz``)."""
+    worker_ran()

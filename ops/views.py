@@ -3,11 +3,12 @@
 import logging
 
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from ops.checks import CHECKS
+from ops.metrics import metrics_text
 from ops.services import beacon_schedule, beacon_state
 
 logger = logging.getLogger(__name__)
@@ -16,10 +17,16 @@ logger = logging.getLogger(__name__)
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with every component's state when all are up; 503 naming what is down."""
+    """200 with every component's state when all are up; 503 naming what is down.
+
+    ``?only=database,channel_layer`` checks just those: a load balancer should not
+    take every web process out because the worker is down."""
+    only = [n for n in request.GET.get("only", "").split(",") if n in CHECKS]
     components: dict[str, dict[str, str]] = {}
     down = []
     for name, check in CHECKS.items():
+        if only and name not in only:
+            continue
         try:
             components[name] = {"status": "up", "backend": check()}
         except Exception as exc:
@@ -28,6 +35,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
             down.append(name)
     body = {"status": "down" if down else "ok", "down": down, "components": components}
     return JsonResponse(body, status=503 if down else 200)
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus exposition; nginx serves it to the monitoring network only."""
+    from prometheus_client import CONTENT_TYPE_LATEST
+
+    return HttpResponse(metrics_text(), content_type=CONTENT_TYPE_LATEST)
 
 
 @staff_member_required

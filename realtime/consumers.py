@@ -24,8 +24,12 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext
+from prometheus_client import Counter
 
 logger = logging.getLogger("realtime")
+ERRORS = Counter(
+    "dominoes_socket_errors_total", "Error frames sent, by code.", ["code"]
+)
 
 # How long a frame that arrives ahead of a missing one waits for it (two commits of
 # one subject may reach the layer in either order; the window is milliseconds).
@@ -112,6 +116,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
 
     async def send_json(self, data: dict[str, Any]) -> None:
+        if data.get("type") == "error":
+            ERRORS.labels(str(data.get("code"))).inc()
         await self.send(text_data=json.dumps(data))
 
     # --- numbered frames

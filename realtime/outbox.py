@@ -48,11 +48,13 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.db import transaction
+from prometheus_client import Counter
 
 logger = logging.getLogger(__name__)
 
 # The channel-layer message type; consumers handle it in ``outbox_frame``.
 FRAME_TYPE = "outbox.frame"
+FRAMES_SENT = Counter("dominoes_frames_sent_total", "Frames sent to channel groups.")
 # How long a failed or slow send may hold the job that follows it.
 SEND_TIMEOUT = 10.0
 
@@ -168,6 +170,7 @@ async def _send_all(messages: Sequence[Message]) -> None:
     assert layer is not None, "CHANNEL_LAYERS is not configured"
     for group, message in messages:
         await layer.group_send(group, message)
+        FRAMES_SENT.inc()
 
 
 def _on_server_loop() -> asyncio.AbstractEventLoop | None:

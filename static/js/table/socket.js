@@ -5,6 +5,13 @@ const MAX_BACKOFF_MS = 8000;
 // `seq` when the next one arrives, but a lost *last* frame would not, so a socket
 // that has heard nothing for this long asks for the state again.
 const QUIET_SYNC_MS = 20000;
+// While a timed job (a computer's move, a turn clock, the next hand) is due, its
+// frame should come at once: if nothing came this long after the deadline, a frame
+// was lost (a channel-layer outage) or the job waits for the sweep, so ask again
+// every so often until a frame arrives. Within a couple of seconds of recovery the
+// screen is current, without a reload.
+const DUE_GRACE_MS = 1500;
+const DUE_SYNC_MS = 2000;
 // Close codes of a refused socket and what the page tells the player.
 const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table" };
 
@@ -22,6 +29,13 @@ export class TableSocket {
     this.stopped = false;
     this.opened = false;
     this.quietTimer = null;
+    this.dueAt = null; // when the shown state's timed job falls due (ms, local clock)
+  }
+
+  quietDelay() {
+    if (this.dueAt === null) return QUIET_SYNC_MS;
+    const untilDue = this.dueAt + DUE_GRACE_MS - Date.now();
+    return Math.min(QUIET_SYNC_MS, Math.max(DUE_SYNC_MS, untilDue));
   }
 
   quietReset() {
@@ -30,7 +44,7 @@ export class TableSocket {
     this.quietTimer = window.setTimeout(() => {
       if (this.ws && this.ws.readyState === WebSocket.OPEN) this.send({ type: "sync" });
       this.quietReset();
-    }, QUIET_SYNC_MS);
+    }, this.quietDelay());
   }
 
   url() {
@@ -69,13 +83,18 @@ export class TableSocket {
   }
 
   receive(text) {
-    this.quietReset();
     let frame;
     try {
       frame = JSON.parse(text);
     } catch {
+      this.quietReset();
       return;
     }
+    if (frame.type === "state" && !(this.seq !== null && frame.seq < this.seq)) {
+      const timer = frame.table && frame.table.timer;
+      this.dueAt = timer && timer.deadline ? timer.deadline * 1000 : null;
+    }
+    this.quietReset();
     if (frame.type === "state") {
       if (this.seq !== null && frame.seq < this.seq) return; // older than shown
       const gap = this.seq !== null && frame.seq > this.seq + 1;

@@ -1,0 +1,71 @@
+"""``/metrics`` for Prometheus: counters from the hot paths, gauges read at scrape.
+
+The counters (``dominoes_moves_total``, ``dominoes_frames_sent_total``,
+``dominoes_socket_errors_total``) live beside the code they count, one ``inc()``
+each. Daphne processes and workers are separate processes: with
+``PROMETHEUS_MULTIPROC_DIR`` set (an empty directory shared by every process of the
+host, cleared at boot) each process writes its counters there and a scrape sums them;
+without it a scrape shows the serving process's own counters (the embedded default
+runs everything in one process). The gauges are computed when scraped, from the
+cache and the database, so they are the same whichever process answers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
+
+from ops.checks import oldest_overdue
+from ops.heartbeat import BEAT_KEY, WORKER_KEY, stamp_age
+
+NEVER = float("inf")
+
+
+def _age(key: str) -> float:
+    age = stamp_age(key)
+    return NEVER if age is None else age
+
+
+class HealthCollector(Collector):
+    """Heartbeat ages and the overdue tables, read at scrape time."""
+
+    def collect(self) -> Iterator[Metric]:
+        yield GaugeMetricFamily(
+            "dominoes_worker_heartbeat_age_seconds",
+            "Seconds since a worker last ran the heartbeat task (+Inf: never).",
+            value=_age(WORKER_KEY),
+        )
+        yield GaugeMetricFamily(
+            "dominoes_beat_heartbeat_age_seconds",
+            "Seconds since beat last sent the heartbeat task (+Inf: never).",
+            value=_age(BEAT_KEY),
+        )
+        oldest = oldest_overdue()
+        yield GaugeMetricFamily(
+            "dominoes_oldest_overdue_table_seconds",
+            "How far the playing table longest past its deadline is (0: none).",
+            value=0.0 if oldest is None else oldest[1],
+        )
+
+
+_health = HealthCollector()
+_registered = False
+
+
+def metrics_text() -> bytes:
+    """The exposition text of every metric of this host."""
+    global _registered  # register the scrape-time collector once per process
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(_health)
+        return generate_latest(registry)
+    if not _registered:
+        REGISTRY.register(_health)
+        _registered = True
+    return generate_latest(REGISTRY)
