@@ -34,6 +34,9 @@ ERRORS = Counter(
 # How long a frame that arrives ahead of a missing one waits for it (two commits of
 # one subject may reach the layer in either order; the window is milliseconds).
 GAP_WAIT = 0.25
+# The close code of a socket whose opening failed on our side. Not 1011: a server
+# may only close with 1000 or 3000-4999 (daphne refuses the rest with a traceback).
+SERVER_FAULT = 4500
 
 _tracebacks_logged: set[tuple[str, str]] = set()
 
@@ -82,7 +85,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
     async def _fault(self, message: dict[str, Any], exc: Exception) -> None:
         internal_error_log(f"{self.where} {message['type']}", exc)
         if message["type"] == "websocket.connect":
-            await self.refuse(1011)
+            await self.refuse(SERVER_FAULT)
             return
         await self.send_json(
             {

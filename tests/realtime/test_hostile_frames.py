@@ -131,7 +131,7 @@ async def test_a_failing_disconnect_still_stops_the_consumer(
     assert not await connected_flag(table.pk, 0)
 
 
-async def test_a_failure_while_connecting_closes_with_1011_and_cleans_up(
+async def test_a_failure_while_connecting_closes_with_4500_and_cleans_up(
     make_user, monkeypatch
 ):
     def broken(**kwargs):
@@ -140,6 +140,6 @@ async def test_a_failure_while_connecting_closes_with_1011_and_cleans_up(
     monkeypatch.setattr(table_consumers, "table_frame", broken)
     table, ana, _ = await database_sync_to_async(tables.two_human_table)(make_user)
     comm = await join(table.pk, ana)  # accepted before the state was read
-    assert (await comm.receive_output(timeout=5))["code"] == 1011
+    assert (await comm.receive_output(timeout=5))["code"] == 4500
     await comm.disconnect()  # what the server tells the consumer once it closed
     assert not await connected_flag(table.pk, 0)
