@@ -135,8 +135,12 @@ def seat_join(
     bot_level: str = "",
     simulated: bool = False,
     position: int | None = None,
+    name: str = "",
 ) -> Seat:
-    """Take a free seat of a waiting table (a player, or a computer player)."""
+    """Take a free seat of a waiting table (a player, or a computer player).
+
+    ``name`` is a simulated player's generated name (shown with a computer label).
+    """
     table = _table_lock(table_id)
     if table.status != Table.Status.WAITING:
         raise TableError("not_waiting", "This table is not taking players.")
@@ -146,6 +150,8 @@ def seat_join(
         raise TableError("already_seated", "You already have a seat at this table.")
     if (user is None) == (not bot_level):
         raise TableError("bad_seat", "A seat holds a player or a computer player.")
+    if name and not simulated:
+        raise TableError("bad_seat", "Only a simulated player carries a name.")
     taken = {s.position for s in seats}
     free = [p for p in range(opts.seats) if p not in taken]
     if not free:
@@ -161,6 +167,7 @@ def seat_join(
         user=user,
         bot_level=bot_level,
         simulated=simulated,
+        name=name,
     )
     return seat
 
