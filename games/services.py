@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from games import engine
 from games.bot_host import machine_speed
@@ -69,8 +70,15 @@ def table_practice_create(
     """
     opts = _options_build(variant, options or {})
     if len(bot_levels) != opts.seats - 1:
+        computers = opts.seats - 1
         raise TableError(
-            "bad_options", f"Choose a level for each of the {opts.seats - 1} computers."
+            "bad_options",
+            ngettext(
+                "Choose a level for the computer player.",
+                "Choose a level for each of the %(count)d computer players.",
+                computers,
+            )
+            % {"count": computers},
         )
     if any(level not in Seat.BotLevel.values for level in bot_levels):
         raise TableError("bad_options", "Computer levels are easy, medium or hard.")
