@@ -9,6 +9,7 @@ commit. Finishing a table is ``games.finish``.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -28,10 +29,13 @@ from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_seats, table_update
+from games.signals import table_cancelled
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.ticks import TickJob, tick_job
 from games.timers import NOTHING, NextTimer, seat_is_automatic, timer_next
 from realtime import outbox
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_CLOCK_SECONDS = 30
 STANDIN_LEVEL = "medium"  # RULES.md §4: the stand-in for a player whose clock ran out
@@ -477,7 +481,11 @@ def table_cancel(*, table_id: int, reason: str = "staff") -> bool:
 def table_cancel_locked(
     table: Table, *, reason: str, position: int | None = None
 ) -> None:
-    """Cancel ``table``, whose row lock the caller holds: a new ``seq`` as always."""
+    """Cancel ``table``, whose row lock the caller holds: a new ``seq`` as always.
+
+    ``table_cancelled`` goes out after the commit (once: a cancelled table is never
+    cancelled again).
+    """
     seats = table_seats(table)
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
@@ -494,6 +502,22 @@ def table_cancel_locked(
         fields=["status", "finished_at"],
         events=[{"type": "abandoned", "reason": reason}],
     )
+    table_id, mode = table.pk, table.mode
+    transaction.on_commit(
+        lambda: _announce_cancelled(table_id=table_id, mode=mode, reason=reason)
+    )
+
+
+def _announce_cancelled(*, table_id: int, mode: str, reason: str) -> None:
+    """Send ``table_cancelled``; a failing receiver is logged, the others still run."""
+    replies = table_cancelled.send_robust(
+        sender=Table, table_id=table_id, mode=mode, reason=reason
+    )
+    for receiver, reply in replies:
+        if isinstance(reply, Exception):
+            logger.error(
+                "table %s: %s failed: %r", table_id, receiver.__qualname__, reply
+            )
 
 
 # --- the common transitions
