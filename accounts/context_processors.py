@@ -45,6 +45,6 @@ def nav(request: HttpRequest) -> dict[str, object]:
         best = max(best, score)
         items.append({"url": url, "label": label, "score": score})
     for item in items:
-        score = item.pop("score")
-        item["active"] = best > 0 and score == best
+        matched = item.pop("score")
+        item["active"] = best > 0 and matched == best
     return {"nav_items": items}
