@@ -148,3 +148,60 @@ export function handResultEl(view, seats, you) {
   box.append(el("p", "totals", `${r.penalties ? "Penalties" : "Scores"}: ${totals} (target ${view.target})`));
   return box;
 }
+
+// What an online or stake table adds to the match result: the player's rating
+// change (RULES §6). Practice and friend tables ask for nothing. The answers are written by the finish
+// receivers after the table's commit, so an empty answer is asked again a few times.
+const EXTRAS = {
+  online: (id) => ({ rating: `/play/online/tables/${id}/rating.json` }),
+  stake: (id) => ({ rating: `/play/online/tables/${id}/rating.json` }),
+};
+const EXTRA_TRIES = 4;
+const EXTRA_PAUSE_MS = 1000;
+const extrasAsked = new Map();
+
+async function fetchJson(url, ready) {
+  for (let attempt = 0; attempt < EXTRA_TRIES; attempt += 1) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!response.ok) return null;
+      const body = await response.json();
+      if (ready(body) || attempt === EXTRA_TRIES - 1) return body;
+    } catch {
+      return null;
+    }
+    await new Promise((resolve) => setTimeout(resolve, EXTRA_PAUSE_MS));
+  }
+  return null;
+}
+
+/** "+14", "-3" or "±0": a displayed rating change. */
+export function ratingChangeText(change) {
+  if (change > 0) return `+${change}`;
+  if (change < 0) return `${change}`;
+  return "±0";
+}
+
+function ratingEl(body) {
+  if (!body || body.change === null || body.change === undefined) return null;
+  return el("p", "rating-change", t("Your rating: %(change)s", { change: ratingChangeText(body.change) }));
+}
+
+/** Fill the match result's extras (the rating change) once per table. */
+export function matchExtrasInto(match, frame) {
+  const { table, seats, you } = frame;
+  const urls = EXTRAS[table.mode]?.(table.id);
+  if (!urls || table.status !== "finished" || extrasAsked.has(table.id)) return;
+  extrasAsked.set(table.id, true);
+  let holder = match.querySelector("[data-extras]");
+  if (!holder) {
+    holder = el("div", "match-extras");
+    holder.dataset.extras = "";
+    holder.setAttribute("aria-live", "polite");
+    match.querySelector("[data-scores]")?.after(holder);
+  }
+  const me = seats.find((s) => s.position === you);
+  const asks = [];
+  if (urls.rating && me) asks.push(fetchJson(urls.rating, (b) => b.change !== null).then(ratingEl));
+  Promise.all(asks).then((parts) => holder.replaceChildren(...parts.filter(Boolean)));
+}
