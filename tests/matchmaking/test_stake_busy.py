@@ -5,35 +5,18 @@ from __future__ import annotations
 import pytest
 
 from economy.selectors import wallet_balance
-from matchmaking import stakes
 from matchmaking.errors import MatchError
 from matchmaking.models import Search, StakeTable
 from matchmaking.services import search_cancel, search_start
 from matchmaking.stake_errors import StakeError
 from matchmaking.stakes import stake_sit
-from tests.matchmaking.stake_helpers import fund, snapshot
+from tests.matchmaking.stake_helpers import snapshot
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
-    """No broker and no channel layer: timed jobs and frames are recorded."""
-    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("stake_quiet")]
 
 
-@pytest.fixture
-def rich(make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
-
-
-def test_a_player_searching_an_online_pool_cannot_sit_at_a_stake_table(rich):
-    ana = rich()
+def test_a_player_searching_an_online_pool_cannot_sit_at_a_stake_table(funded):
+    ana = funded()
     search_start(user_id=ana.pk, pool_key="draw-2")
     before = snapshot()
     with pytest.raises(StakeError) as err:
@@ -49,8 +32,8 @@ def test_a_player_searching_an_online_pool_cannot_sit_at_a_stake_table(rich):
 
 
 @pytest.mark.parametrize("full", [False, True], ids=["open", "started"])
-def test_a_player_holding_a_stake_seat_cannot_search_an_online_pool(rich, full):
-    ana, ben = rich(), rich()
+def test_a_player_holding_a_stake_seat_cannot_search_an_online_pool(funded, full):
+    ana, ben = funded(), funded()
     stake_sit(user=ana, stake=100, shape="block-2")
     if full:
         stake_sit(user=ben, stake=100, shape="block-2")

@@ -8,35 +8,18 @@ from django.urls import reverse
 from economy.selectors import pot_state, wallet_balance
 from games.models import Table
 from games.services import table_cancel
-from matchmaking import stakes
 from matchmaking.models import StakeTable
 from matchmaking.stake_errors import StakeError
 from matchmaking.stakes import stake_cancel, stake_sit
-from tests.matchmaking.stake_helpers import assert_sound, fund, kinds_of
+from tests.matchmaking.stake_helpers import assert_sound, kinds_of
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
-    """No broker and no channel layer: timed jobs and frames are recorded."""
-    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
-
-
-@pytest.fixture
-def rich(make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("stake_quiet")]
 
 
 def test_the_admin_cancel_of_an_open_stake_table_refunds_every_entry(
-    rich, admin_client, django_capture_on_commit_callbacks
+    funded, admin_client, django_capture_on_commit_callbacks
 ):
-    ana, ben = rich(300), rich(300)
+    ana, ben = funded(300), funded(300)
     row = stake_sit(user=ana, stake=250, shape="draw-4p")
     stake_sit(user=ben, stake=250, shape="draw-4p", table_id=row.pk)
     assert wallet_balance(user_id=ana.pk) == 50
@@ -57,9 +40,9 @@ def test_the_admin_cancel_of_an_open_stake_table_refunds_every_entry(
 
 
 def test_a_staff_cancel_of_a_started_stake_table_refunds_once(
-    rich, django_capture_on_commit_callbacks
+    funded, django_capture_on_commit_callbacks
 ):
-    ana, ben = rich(100), rich(100)
+    ana, ben = funded(100), funded(100)
     row = stake_sit(user=ana, stake=100, shape="block-2")
     stake_sit(user=ben, stake=100, shape="block-2", table_id=row.pk)
     assert Table.objects.get(pk=row.pk).status == Table.Status.PLAYING
@@ -73,9 +56,9 @@ def test_a_staff_cancel_of_a_started_stake_table_refunds_once(
 
 
 def test_the_stake_cancel_and_its_own_announcement_refund_once(
-    rich, django_capture_on_commit_callbacks
+    funded, django_capture_on_commit_callbacks
 ):
-    ana = rich(100)
+    ana = funded(100)
     row = stake_sit(user=ana, stake=100, shape="block-2")
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert stake_cancel(table_id=row.pk, reason=StakeTable.Reason.UNFILLED)
