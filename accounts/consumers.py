@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
 from accounts.selectors import online_count
@@ -52,9 +53,7 @@ class PresenceConsumer(SocketConsumer):
         try:
             frame = frame_parse(text_data, bytes_data)
             if frame["type"] != "ping":
-                raise FrameError(
-                    "unknown_type", f"Unknown frame type {frame['type']!r}."
-                )
+                raise FrameError("unknown_type", gettext("Unknown frame type."))
         except FrameError as err:
             frame_warn("presence", err, self.user_id)
             await self.send_json(err.as_frame())

@@ -2,25 +2,49 @@
 
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-NAV = [
-    ("lobby", _("Play online")),
-    ("play", _("Play")),
-    ("my-games", _("My games")),
-    ("league", _("League")),
-    ("wallet", _("Wallet")),
+# (URL name, label, URL names of further pages the item stands for: the stake
+# lobby is a tab of the online lobby).
+NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
+    ("lobby", _("Play online"), ("stakes",)),
+    ("play", _("Play"), ()),
+    ("my-games", _("My games"), ()),
+    ("league", _("League"), ()),
+    ("wallet", _("Wallet"), ()),
 ]
 
 
+def _reverse(name: str) -> str | None:
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return None
+
+
+def _match(path: str, prefixes: list[str]) -> int:
+    """The length of the longest of ``prefixes`` that ``path`` starts with, or 0."""
+    return max((len(p) for p in prefixes if path.startswith(p)), default=0)
+
+
 def nav(request: HttpRequest) -> dict[str, object]:
-    items = []
-    for name, label in NAV:
-        try:
-            url = reverse(name)
-        except NoReverseMatch:
+    """The items of the main navigation; only the most specific match is active.
+
+    ``/play/online/`` starts with ``/play/`` too: the item whose URL matches the
+    longest part of the path wins, so "Play" is not lit on the online lobby.
+    """
+    items: list[dict[str, object]] = []
+    best = 0
+    for name, label, also in NAV:
+        url = _reverse(name)
+        if url is None:
             continue
-        items.append(
-            {"url": url, "label": label, "active": request.path.startswith(url)}
-        )
+        prefixes = [url, *filter(None, (_reverse(n) for n in also))]
+        score = _match(request.path, prefixes)
+        best = max(best, score)
+        items.append({"url": url, "label": label, "score": score})
+    for item in items:
+        matched = item.pop("score")
+        item["active"] = best > 0 and matched == best
     return {"nav_items": items}

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.selectors import table_frame, table_membership
@@ -98,7 +100,7 @@ class TableConsumer(SocketConsumer):
         elif kind == "leave":
             await database_call(seat_leave)(table_id=self.table_id, user=self.user)
         else:
-            raise FrameError("unknown_type", f"Unknown frame type {kind!r}.")
+            raise FrameError("unknown_type", gettext("Unknown frame type."))
 
     async def _act(self, frame: dict[str, Any]) -> None:
         seq, action = frame.get("seq"), frame.get("action")

@@ -87,6 +87,11 @@ class Seat(models.Model):
     simulated = models.BooleanField(
         default=False, help_text="a computer player filling an online table"
     )
+    name = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="a simulated player's generated name; blank for everyone else",
+    )
     connected = models.BooleanField(default=False)
     away = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)

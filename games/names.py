@@ -1,8 +1,10 @@
-"""The names players see for seats: the username, or a numbered computer player.
+"""The names players see for seats: the username, or a labelled computer player.
 
 A computer seat is called by its place at the table and its level ("Computer 2 ·
 easy", the style of seed 000), so every seat of a table has a distinct name on the
-table page, the result, the history and My games.
+table page, the result, the history and My games. A simulated player filling an
+online table shows its generated name with the computer label ("Vera42 ·
+computer"), so it is never taken for a person.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ LEVEL_WORDS: dict[str, object] = {
 
 
 def seat_display_name(seat: Seat) -> str:
-    """The seat's player name, or "Computer <place at the table> · <level>"."""
+    """The seat's player name, "<name> · computer", or "Computer <place> · <level>"."""
     if seat.user_id is not None and seat.user is not None:
         return str(seat.user.get_username())
+    if seat.name:
+        return str(gettext("%(name)s · computer") % {"name": seat.name})
     level = LEVEL_WORDS.get(seat.bot_level, seat.bot_level)
     return str(
         gettext("Computer %(number)s · %(level)s")

@@ -9,6 +9,7 @@ commit. Finishing a table is ``games.finish``.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 from prometheus_client import Counter
 
 from games import engine
@@ -28,10 +30,13 @@ from games.finish import table_finish
 from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_seats, table_update
+from games.signals import table_cancelled
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.ticks import TickJob, tick_job
 from games.timers import NOTHING, NextTimer, seat_is_automatic, timer_next
 from realtime import outbox
+
+logger = logging.getLogger(__name__)
 
 MOVES = Counter(
     "dominoes_moves_total", "Table transitions applied, by actor.", ["actor"]
@@ -74,8 +79,15 @@ def table_practice_create(
     """
     opts = _options_build(variant, options or {})
     if len(bot_levels) != opts.seats - 1:
+        computers = opts.seats - 1
         raise TableError(
-            "bad_options", f"Choose a level for each of the {opts.seats - 1} computers."
+            "bad_options",
+            ngettext(
+                "Choose a level for the computer player.",
+                "Choose a level for each of the %(count)d computer players.",
+                computers,
+            )
+            % {"count": computers},
         )
     if any(level not in Seat.BotLevel.values for level in bot_levels):
         raise TableError("bad_options", "Computer levels are easy, medium or hard.")
@@ -140,8 +152,12 @@ def seat_join(
     bot_level: str = "",
     simulated: bool = False,
     position: int | None = None,
+    name: str = "",
 ) -> Seat:
-    """Take a free seat of a waiting table (a player, or a computer player)."""
+    """Take a free seat of a waiting table (a player, or a computer player).
+
+    ``name`` is a simulated player's generated name (shown with a computer label).
+    """
     table = _table_lock(table_id)
     if table.status != Table.Status.WAITING:
         raise TableError("not_waiting", "This table is not taking players.")
@@ -151,6 +167,8 @@ def seat_join(
         raise TableError("already_seated", "You already have a seat at this table.")
     if (user is None) == (not bot_level):
         raise TableError("bad_seat", "A seat holds a player or a computer player.")
+    if name and not simulated:
+        raise TableError("bad_seat", "Only a simulated player carries a name.")
     taken = {s.position for s in seats}
     free = [p for p in range(opts.seats) if p not in taken]
     if not free:
@@ -166,6 +184,7 @@ def seat_join(
         user=user,
         bot_level=bot_level,
         simulated=simulated,
+        name=name,
     )
     return seat
 
@@ -481,7 +500,11 @@ def table_cancel(*, table_id: int, reason: str = "staff") -> bool:
 def table_cancel_locked(
     table: Table, *, reason: str, position: int | None = None
 ) -> None:
-    """Cancel ``table``, whose row lock the caller holds: a new ``seq`` as always."""
+    """Cancel ``table``, whose row lock the caller holds: a new ``seq`` as always.
+
+    ``table_cancelled`` goes out after the commit (once: a cancelled table is never
+    cancelled again).
+    """
     seats = table_seats(table)
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
@@ -498,6 +521,22 @@ def table_cancel_locked(
         fields=["status", "finished_at"],
         events=[{"type": "abandoned", "reason": reason}],
     )
+    table_id, mode = table.pk, table.mode
+    transaction.on_commit(
+        lambda: _announce_cancelled(table_id=table_id, mode=mode, reason=reason)
+    )
+
+
+def _announce_cancelled(*, table_id: int, mode: str, reason: str) -> None:
+    """Send ``table_cancelled``; a failing receiver is logged, the others still run."""
+    replies = table_cancelled.send_robust(
+        sender=Table, table_id=table_id, mode=mode, reason=reason
+    )
+    for receiver, reply in replies:
+        if isinstance(reply, Exception):
+            logger.error(
+                "table %s: %s failed: %r", table_id, receiver.__qualname__, reply
+            )
 
 
 # --- the common transitions

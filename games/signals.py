@@ -3,6 +3,11 @@
 ``table_finished`` is sent once per table, after the commit that finished it, with
 ``table_id``, ``mode``, ``variant``, ``simulated`` (whether simulated players sat) and
 ``results``: a list of ``SeatResult`` in seat order.
+
+``table_cancelled`` is sent once per table, after the commit that cancelled it, with
+``table_id``, ``mode`` and ``reason`` (the log entry's reason: ``staff``, ``idle`` or
+the caller's own), so an app holding something for the table (a stake pot) can let
+it go whoever cancelled it.
 """
 
 from dataclasses import dataclass
@@ -10,6 +15,7 @@ from dataclasses import dataclass
 from django.dispatch import Signal
 
 table_finished = Signal()
+table_cancelled = Signal()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,12 @@ class MatchmakingConfig(AppConfig):
     name = "matchmaking"
 
     def ready(self) -> None:
-        from games.signals import table_finished
+        from games.signals import table_cancelled, table_finished
         from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
-        from matchmaking.stake_receivers import stake_on_table_finished
+        from matchmaking.stake_receivers import (
+            stake_on_table_cancelled,
+            stake_on_table_finished,
+        )
 
         table_finished.connect(
             receivers.rewards_on_table_finished, dispatch_uid="matchmaking.rewards"
@@ -22,4 +25,7 @@ class MatchmakingConfig(AppConfig):
         )
         table_finished.connect(
             stake_on_table_finished, dispatch_uid="matchmaking.stakes"
+        )
+        table_cancelled.connect(
+            stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )

@@ -14,9 +14,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.models import Seat, Table
+from games.models import Table
 from games.services import seat_join, table_create, table_start
-from matchmaking.models import SimulatedPlayer
 from matchmaking.pools import Pool
 
 SIMULATED_LEVELS = ("medium", "hard")
@@ -76,17 +75,15 @@ def table_seat_group(
     )
     if users is None:
         users = get_user_model().objects.in_bulk([m.user_id for m in members])
-    names: list[SimulatedPlayer] = []
     for position, member in enumerate(_positions(pool, members)):
         if member is None:
-            seat: Seat = seat_join(
+            seat_join(
                 table_id=table.pk,
                 bot_level=secrets.choice(SIMULATED_LEVELS),
                 simulated=True,
                 position=position,
+                name=simulated_name(),
             )
-            names.append(SimulatedPlayer(seat=seat, name=simulated_name()))
         else:
             seat_join(table_id=table.pk, user=users[member.user_id], position=position)
-    SimulatedPlayer.objects.bulk_create(names)
     return table_start(table_id=table.pk)

@@ -96,9 +96,7 @@ def seat_name(seat: Seat) -> dict[str, Any]:
     """A seat's shown name; simulated players carry their generated name."""
     if seat.user_id is not None:
         return {"name": seat.user.username, "computer": False}
-    simulated = getattr(seat, "simulated_player", None)
-    name = simulated.name if simulated is not None else seat.get_bot_level_display()
-    return {"name": str(name), "computer": True}
+    return {"name": seat.name or seat.get_bot_level_display(), "computer": True}
 
 
 def live_tables(*, limit: int = 20) -> list[dict[str, Any]]:
@@ -106,7 +104,7 @@ def live_tables(*, limit: int = 20) -> list[dict[str, Any]]:
     tables = (
         Table.objects.filter(mode=Table.Mode.ONLINE, status=Table.Status.PLAYING)
         .order_by("-started_at")
-        .prefetch_related("seats__user", "seats__simulated_player")[:limit]
+        .prefetch_related("seats__user")[:limit]
     )
     return [
         {

@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from matchmaking.models import StakeTable
+from matchmaking.stake_errors import StakeError
 from matchmaking.stake_settle import stake_settle
+from matchmaking.stakes import stake_cancel
 
 logger = logging.getLogger(__name__)
 
@@ -15,3 +18,23 @@ def stake_on_table_finished(sender: Any, *, table_id: int, mode: str, **_: Any) 
     if mode != "stake":
         return
     stake_settle(table_id=table_id)
+
+
+def stake_on_table_cancelled(
+    sender: Any, *, table_id: int, mode: str, reason: str, **_: Any
+) -> None:
+    """Refund a stake table cancelled from ``games`` (e.g. the admin's Cancel action).
+
+    ``stake_cancel`` refunds once: a table it cancelled itself is ``cancelled``
+    already when this runs, and nothing happens a second time.
+    """
+    if mode != "stake":
+        return
+    try:
+        stake_cancel(
+            table_id=table_id,
+            reason=StakeTable.Reason.OPERATOR,
+            text=reason,
+        )
+    except StakeError as err:
+        logger.error("stake table %s not refunded: %s", table_id, err.code)

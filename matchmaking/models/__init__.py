@@ -1,7 +1,7 @@
 """The matchmaking app's models, one module per concern."""
 
 from matchmaking.models.conduct import Block, Cooldown, Offence
-from matchmaking.models.pools import PoolWave, Search, SimulatedPlayer
+from matchmaking.models.pools import PoolWave, Search
 from matchmaking.models.ratings import Rating, RatingChange
 from matchmaking.models.rooms import (
     Room,
@@ -23,7 +23,6 @@ __all__ = [
     "RoomInvitation",
     "RoomRematchVote",
     "Search",
-    "SimulatedPlayer",
     "StakeSitter",
     "StakeTable",
 ]

@@ -65,15 +65,3 @@ class Search(models.Model):
 
     def __str__(self) -> str:
         return f"search {self.pk} of {self.user_id} in {self.pool} ({self.status})"
-
-
-class SimulatedPlayer(models.Model):
-    """The generated name of a simulated seat (a computer player, always labelled)."""
-
-    seat = models.OneToOneField(
-        "games.Seat", on_delete=models.CASCADE, related_name="simulated_player"
-    )
-    name = models.CharField(max_length=40)
-
-    def __str__(self) -> str:
-        return self.name

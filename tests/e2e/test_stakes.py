@@ -8,7 +8,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import act_once, frame, screenshot, signup, wait_ready
+from tests.e2e.helpers import (
+    act_once,
+    frame,
+    main_button,
+    screenshot,
+    signup,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -53,6 +60,21 @@ def test_two_players_play_a_stake_table_and_the_winner_sees_the_payout(new_page)
     assert f["table"]["status"] == "finished"
     winner_name = next(s["name"] for s in f["seats"] if s["place"] == 1)
     winner = names[winner_name]
+    loser = ben if winner is ana else ana
+    # The result screen: the rating change and who received what from the pot.
+    for page in (winner, loser):
+        main_button(page).click()
+        expect(page.locator("#match-result")).to_be_visible()
+        expect(page.locator("#match-result .rating-change")).to_contain_text(
+            re.compile(r"Your rating: (\+\d+|-\d+|±0)")
+        )
+    expect(winner.locator("#match-result .pot-result")).to_contain_text(
+        "You: won 200 from the pot"
+    )
+    expect(loser.locator("#match-result .pot-result")).to_contain_text(
+        "You: nothing from the pot"
+    )
+    screenshot(winner, "stakes-result-pot")
     winner.goto("/wallet/")
     payout = winner.locator("tr", has_text="Payout")
     expect(payout).to_contain_text("200")

@@ -23,3 +23,24 @@ def no_wave_tasks(monkeypatch):
     queued: list[str] = []
     monkeypatch.setattr(services, "_wave_soon", queued.append)
     return queued
+
+
+@pytest.fixture
+def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
+    """No broker and no channel layer for stake tests: jobs and frames recorded."""
+    from matchmaking import stakes
+
+    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+
+
+@pytest.fixture
+def funded(make_user):
+    """A new player with ``coins`` in the wallet."""
+    from tests.matchmaking.stake_helpers import fund
+
+    def make(coins: int = 1000):
+        user = make_user()
+        fund(user.pk, coins)
+        return user
+
+    return make

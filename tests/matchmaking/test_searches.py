@@ -8,10 +8,11 @@ import pytest
 from django.utils import timezone
 
 from games.models import Seat, Table
+from games.names import seat_display_name
 from games.services import seat_leave
 from matchmaking.conduct import block_add
 from matchmaking.errors import MatchError
-from matchmaking.models import Search, SimulatedPlayer
+from matchmaking.models import Search
 from matchmaking.selectors import lobby_state, search_frame
 from matchmaking.services import search_cancel, search_start, search_touch, wave_run
 
@@ -73,11 +74,13 @@ def test_a_lone_searcher_is_backfilled_after_the_backfill_time(make_user, settin
     bots = [s for s in seats if s.user_id is None]
     assert len(bots) == 3
     assert all(s.simulated and s.bot_level in ("medium", "hard") for s in bots)
-    names = SimulatedPlayer.objects.filter(seat__in=bots)
-    assert names.count() == 3 and all(n.name for n in names)
+    assert all(s.name for s in bots)
+    shown = [seat_display_name(s) for s in bots]
+    assert shown == [f"{s.name} · computer" for s in bots]
     frame = lobby_state(user_id=ana.pk)
     live = next(t for t in frame["tables"] if t["id"] == result.tables[0])
     assert sum(s["computer"] for s in live["seats"]) == 3
+    assert {s.name for s in bots} <= {s["name"] for s in live["seats"]}
 
 
 def test_blocked_players_are_never_seated_together(make_user):

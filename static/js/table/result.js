@@ -148,3 +148,90 @@ export function handResultEl(view, seats, you) {
   box.append(el("p", "totals", `${r.penalties ? "Penalties" : "Scores"}: ${totals} (target ${view.target})`));
   return box;
 }
+
+// What an online or stake table adds to the match result: the player's rating
+// change (RULES §6) and, at a stake table, the pot and who received what. Practice
+// and friend tables ask for nothing. The answers are written by the finish
+// receivers after the table's commit, so an empty answer is asked again a few times.
+const EXTRAS = {
+  online: (id) => ({ rating: `/play/online/tables/${id}/rating.json` }),
+  stake: (id) => ({
+    rating: `/play/online/tables/${id}/rating.json`,
+    pot: `/play/stakes/tables/${id}/result.json`,
+  }),
+};
+const EXTRA_TRIES = 4;
+const EXTRA_PAUSE_MS = 1000;
+const extrasAsked = new Map();
+
+async function fetchJson(url, ready) {
+  for (let attempt = 0; attempt < EXTRA_TRIES; attempt += 1) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!response.ok) return null;
+      const body = await response.json();
+      if (ready(body) || attempt === EXTRA_TRIES - 1) return body;
+    } catch {
+      return null;
+    }
+    await new Promise((resolve) => setTimeout(resolve, EXTRA_PAUSE_MS));
+  }
+  return null;
+}
+
+/** "+14", "-3" or "±0": a displayed rating change. */
+export function ratingChangeText(change) {
+  if (change > 0) return `+${change}`;
+  if (change < 0) return `${change}`;
+  return "±0";
+}
+
+/** One line of the pot: what a player received from a stake table. */
+export function potLineText(line, myName) {
+  const who = line.player === myName ? t("You") : line.player;
+  let got;
+  if (line.payout) got = t("won %(n)s from the pot", { n: line.payout });
+  else if (line.refund) got = t("refunded %(n)s", { n: line.refund });
+  else got = t("nothing from the pot");
+  const reward = line.reward ? `, ${t("reward %(n)s", { n: line.reward })}` : "";
+  const forfeited = line.forfeited ? ` (${t("forfeited")})` : "";
+  return `${who}: ${got}${reward}${forfeited}`;
+}
+
+function ratingEl(body) {
+  if (!body || body.change === null || body.change === undefined) return null;
+  return el("p", "rating-change", t("Your rating: %(change)s", { change: ratingChangeText(body.change) }));
+}
+
+function potEl(body, myName) {
+  if (!body || !Array.isArray(body.lines)) return null;
+  const box = el("div", "pot-result");
+  const settled = body.state === "settled";
+  box.append(el("p", null, settled ? t("Pot: %(pot)s coins", { pot: body.pot }) : body.state_label));
+  const list = el("ul", "points-list");
+  for (const line of body.lines) list.append(el("li", null, potLineText(line, myName)));
+  box.append(list);
+  return box;
+}
+
+/** Fill the match result's extras (rating change, pot) once per table. */
+export function matchExtrasInto(match, frame) {
+  const { table, seats, you } = frame;
+  const urls = EXTRAS[table.mode]?.(table.id);
+  if (!urls || table.status !== "finished" || extrasAsked.has(table.id)) return;
+  extrasAsked.set(table.id, true);
+  let holder = match.querySelector("[data-extras]");
+  if (!holder) {
+    holder = el("div", "match-extras");
+    holder.dataset.extras = "";
+    holder.setAttribute("aria-live", "polite");
+    match.querySelector("[data-scores]")?.after(holder);
+  }
+  const me = seats.find((s) => s.position === you);
+  const asks = [];
+  if (urls.rating && me) asks.push(fetchJson(urls.rating, (b) => b.change !== null).then(ratingEl));
+  if (urls.pot) {
+    asks.push(fetchJson(urls.pot, (b) => b.state === "settled" || b.state === "cancelled").then((b) => potEl(b, me?.name)));
+  }
+  Promise.all(asks).then((parts) => holder.replaceChildren(...parts.filter(Boolean)));
+}

@@ -2,7 +2,7 @@
 // into one of the view's legal actions.
 
 import { DASH, sameTile, t, tileEl, tileKey, tileLabel } from "./tiles.js";
-import { describeEvent, handResultEl, seatName } from "./result.js";
+import { describeEvent, handResultEl, matchExtrasInto, seatName } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
 
@@ -484,6 +484,7 @@ export class TableUI {
         scores.textContent = seats
           .map((s) => `${seatName(seats, s.position, this.frame.you)}: ${view.scores[view.side_of[s.position]]}` + (s.place ? ` (place ${s.place})` : ""))
           .join(" · ");
+        matchExtrasInto(match, this.frame);
       }
     }
   }
