@@ -86,9 +86,7 @@ def search_start(*, user_id: int, pool_key: object) -> Search:
     if live_table_of(user_id=user_id) is not None:
         raise MatchError(
             "seated",
-            _(
-                "You have a seat at an online or stake table: finish it or stand up first."
-            ),
+            _("You have a seat at an online or stake table: finish or leave it first."),
         )
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError("already_searching", _("You are already looking for a table."))
