@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def private_app(url: str) -> Celery:
-    app = Celery("probe", broker=url)
+    # Not the current app: the rest of this process keeps publishing to its own.
+    app = Celery("probe", broker=url, set_as_current=False)
     app.conf.task_default_queue = settings.CELERY_TASK_DEFAULT_QUEUE
     return app
 
