@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     # allauth's app is "Accounts" in the admin already.
     verbose_name = _("Players online")
+
+    def ready(self) -> None:
+        from accounts import language  # noqa: F401  (connects the sign-in receiver)

@@ -6,4 +6,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("profile/", views.profile, name="profile"),
     path("players/<str:username>/", views.player_profile, name="player-profile"),
+    # Before django.conf.urls.i18n in config/urls.py, so this view takes the name.
+    path("i18n/setlang/", views.language_set, name="set_language"),
 ]

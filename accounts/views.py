@@ -4,6 +4,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
+
+from accounts.language import language_supported, profile_language_set
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -19,3 +23,14 @@ def profile(request: HttpRequest) -> HttpResponse:
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username)
     return render(request, "accounts/profile.html", {"player": player})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (the cookie, the redirect back), and for a signed-in
+    player the choice kept on the profile for every browser."""
+    response = set_language(request)
+    chosen = language_supported(request.POST.get("language"))
+    if chosen and request.user.is_authenticated:
+        profile_language_set(user=request.user, language=chosen)
+    return response

@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.language import LanguageScopeMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from realtime.outbox import asgi_wrap  # noqa: E402
 
@@ -28,7 +29,9 @@ application = asgi_wrap(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                AuthMiddlewareStack(
+                    LanguageScopeMiddleware(URLRouter(websocket_urlpatterns))
+                )
             ),
         }
     )

@@ -55,10 +55,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's LocaleMiddleware plus the signed-in player's profile language.
+    "accounts.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -259,7 +260,15 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dominoes@localhost")
 # --- Internationalisation
 # ---------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("es", "Español"), ("ca", "Català"), ("pl", "Polski")]
+# Native names: the switcher shows each language in itself (no flags).
+LANGUAGES = [
+    ("en", "English"),
+    ("es", "Español"),
+    ("ca", "Català"),
+    ("pl", "Polski"),
+    ("it", "Italiano"),
+]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a year: the choice outlives the session
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -10,7 +10,10 @@ What every socket gets from it:
   logged once per kind and place, later ones as one line;
 - ``disconnect`` runs however the socket ends, and ``StopConsumer`` follows even if
   it fails;
-- the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order.
+- the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order;
+- every handler runs in the connection's language (``scope["language"]``, set by the
+  ASGI stack from the language cookie or ``Accept-Language``), so error frames and
+  other messages reach each player in their own language.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
@@ -75,12 +80,13 @@ class SocketConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        try:
-            await handler(message)
-        except (StopConsumer, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # no exception may end a socket
-            await self._fault(message, exc)
+        with translation.override(self.scope.get("language", settings.LANGUAGE_CODE)):
+            try:
+                await handler(message)
+            except (StopConsumer, asyncio.CancelledError):
+                raise
+            except Exception as exc:  # no exception may end a socket
+                await self._fault(message, exc)
 
     async def _fault(self, message: dict[str, Any], exc: Exception) -> None:
         internal_error_log(f"{self.where} {message['type']}", exc)

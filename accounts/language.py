@@ -1,0 +1,153 @@
+"""Which language a request or a WebSocket is served in.
+
+The player's choice wins: the language switcher (footer and profile) sets Django's
+language cookie and, for a signed-in player, ``Profile.language``. Signing in copies
+the profile's choice into the cookie (or a choice made before signing up into the
+profile), so the choice follows the player to any browser and survives logging out.
+Without a choice, the browser's ``Accept-Language`` decides, else English.
+
+A WebSocket reads the same cookie and header (``LanguageScopeMiddleware`` puts the
+result in ``scope["language"]``); no database is touched on the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from accounts.models import Profile
+
+# The request attribute that asks the middleware to (re)write the language cookie.
+COOKIE_PENDING = "language_cookie_pending"
+
+
+def language_supported(code: str | None) -> str | None:
+    """``code`` (or its base language) if the site ships it, else ``None``."""
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def language_from_headers(cookie: str | None, accept_language: str) -> str:
+    """The cookie's language if supported, else the best of ``Accept-Language``."""
+    chosen = language_supported(cookie)
+    if chosen:
+        return chosen
+    for code, _quality in trans_real.parse_accept_lang_header(accept_language):
+        if code == "*":
+            break
+        found = language_supported(code)
+        if found:
+            return found
+    return str(settings.LANGUAGE_CODE)
+
+
+def profile_language(user: Any) -> str | None:
+    """The language the player chose on any browser, if any."""
+    found = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    return language_supported(found)
+
+
+def profile_language_set(*, user: Any, language: str) -> None:
+    """Remember ``language`` (a supported code) as the player's choice."""
+    Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def language_cookie_set(response: HttpResponse, language: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+class LanguageMiddleware(LocaleMiddleware):
+    """Django's ``LocaleMiddleware`` that also honours a signed-in player's profile
+    when this browser has no language cookie yet (placed after authentication)."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        user = getattr(request, "user", None)
+        if (
+            not language_supported(cookie)
+            and user is not None
+            and user.is_authenticated
+        ):
+            chosen = profile_language(user)
+            if chosen:
+                setattr(request, COOKIE_PENDING, chosen)
+                translation.activate(chosen)
+                request.LANGUAGE_CODE = chosen
+                return
+        super().process_request(request)
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponse
+    ) -> HttpResponse:
+        response = super().process_response(request, response)
+        pending = getattr(request, COOKIE_PENDING, None)
+        if pending:
+            language_cookie_set(response, pending)
+        return response
+
+
+@receiver(user_logged_in)
+def language_on_login(
+    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+) -> None:
+    """Signing in brings the profile's language to this browser; a choice made here
+    before the player had a profile language becomes the profile's."""
+    if request is None:
+        return
+    chosen = profile_language(user)
+    if chosen:
+        setattr(request, COOKIE_PENDING, chosen)
+        return
+    cookie = language_supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    if cookie:
+        profile_language_set(user=user, language=cookie)
+
+
+class LanguageScopeMiddleware:
+    """ASGI middleware: ``scope["language"]`` from the language cookie, else the
+    ``Accept-Language`` header (both sent with the WebSocket handshake)."""
+
+    def __init__(self, inner: Callable[..., Any]) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        cookie = None
+        accept = ""
+        for name, value in scope.get("headers", []):
+            if name == b"accept-language":
+                accept = value.decode("latin-1")
+            elif name == b"cookie":
+                cookie = _cookie_value(
+                    value.decode("latin-1"), settings.LANGUAGE_COOKIE_NAME
+                )
+        scope = dict(scope, language=language_from_headers(cookie, accept))
+        return await self.inner(scope, receive, send)
+
+
+def _cookie_value(header: str, name: str) -> str | None:
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value.strip('"')
+    return None
