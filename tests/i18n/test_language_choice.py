@@ -1,0 +1,139 @@
+"""Which language a page or a socket is served in: the player's choice (footer or
+profile switcher, kept in the cookie and on the profile), else Accept-Language,
+else English; the choice follows the player across browsers and survives logging
+out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from accounts.language import LanguageScopeMiddleware, language_from_headers
+from accounts.models import Profile
+
+pytestmark = pytest.mark.django_db
+
+COOKIE = settings.LANGUAGE_COOKIE_NAME
+
+
+def page_language(client: Client, path: str = "/", **headers: str) -> str:
+    html = client.get(path, **headers).content.decode()
+    found = re.search(r'<html lang="([^"]+)"', html)
+    assert found, "the page names its language"
+    return found.group(1)
+
+
+def login(client: Client, user, password: str = "a-Long-pass-42"):
+    return client.post(
+        reverse("account_login"), {"login": user.username, "password": password}
+    )
+
+
+def test_browser_language_then_english(client):
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="pl-PL,pl;q=0.9,en;q=0.5") == "pl"
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="de-DE,it;q=0.8") == "it"
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="de-DE,fr;q=0.8") == "en"
+    assert page_language(client) == "en"
+
+
+def test_cookie_choice_beats_the_browser(client):
+    response = client.post(reverse("set_language"), {"language": "ca", "next": "/"})
+    assert response.status_code == 302
+    assert response.cookies[COOKIE].value == "ca"
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="es") == "ca"
+
+
+def test_an_unknown_language_changes_nothing(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    client.post(reverse("set_language"), {"language": "xx", "next": "/"})
+    assert COOKIE not in client.cookies
+    assert not Profile.objects.filter(user=user).exists()
+    assert page_language(client) == "en"
+
+
+def test_footer_and_profile_offer_five_native_names(client, make_user):
+    client.force_login(make_user())
+    for path in ("/", reverse("profile")):
+        html = client.get(path).content.decode()
+        for name in ("English", "Español", "Català", "Polski", "Italiano"):
+            assert f">{name}</option>" in html, (path, name)
+    footer = client.get("/").content.decode().split('<footer class="footer">')[1]
+    assert 'name="language"' in footer
+
+
+def test_a_signed_in_choice_is_kept_on_the_profile(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    client.post(reverse("set_language"), {"language": "pl", "next": "/"})
+    assert Profile.objects.get(user=user).language == "pl"
+
+
+def test_the_choice_follows_the_player_to_another_browser(make_user):
+    user = make_user()
+    Profile.objects.create(user=user, language="it")
+    other = Client()
+    response = login(other, user)
+    assert response.cookies[COOKIE].value == "it"
+    assert page_language(other, HTTP_ACCEPT_LANGUAGE="es") == "it"
+
+
+def test_a_signed_in_browser_without_the_cookie_gets_the_profile_language(make_user):
+    user = make_user()
+    Profile.objects.create(user=user, language="ca")
+    browser = Client()
+    browser.force_login(user)
+    response = browser.get("/", HTTP_ACCEPT_LANGUAGE="pl")
+    assert '<html lang="ca">' in response.content.decode()
+    assert response.cookies[COOKIE].value == "ca"
+
+
+def test_the_choice_survives_logging_out_and_in(client, make_user):
+    user = make_user()
+    login(client, user)
+    client.post(reverse("set_language"), {"language": "es", "next": "/"})
+    client.post(reverse("account_logout"))
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="pl") == "es"
+    login(client, user)
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="pl") == "es"
+
+
+def test_a_choice_made_before_signing_in_becomes_the_profiles(client, make_user):
+    user = make_user()
+    client.post(reverse("set_language"), {"language": "it", "next": "/"})
+    login(client, user)
+    assert Profile.objects.get(user=user).language == "it"
+
+
+@pytest.mark.parametrize(
+    ("cookie", "accept", "expected"),
+    [
+        ("ca", "pl", "ca"),
+        (None, "pl;q=0.4, it;q=0.9", "it"),
+        ("xx", "es-ES", "es"),
+        (None, "", "en"),
+        (None, "*", "en"),
+    ],
+)
+def test_language_from_headers(cookie, accept, expected):
+    assert language_from_headers(cookie, accept) == expected
+
+
+async def test_sockets_get_the_language_of_their_handshake():
+    seen = {}
+
+    async def inner(scope, receive, send):
+        seen["language"] = scope["language"]
+
+    app = LanguageScopeMiddleware(inner)
+    headers = [(b"cookie", f"sessionid=abc; {COOKIE}=pl".encode())]
+    await app({"type": "websocket", "headers": headers}, None, None)
+    assert seen["language"] == "pl"
+    await app(
+        {"type": "websocket", "headers": [(b"accept-language", b"ca")]}, None, None
+    )
+    assert seen["language"] == "ca"
