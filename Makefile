@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test migrate demo messages lint fmt run-distributed clean
+.PHONY: run test install install-test migrate demo messages catalogs gettext lint fmt run-distributed clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,13 +22,21 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
-## Compile the translation catalogs (locale/*/LC_MESSAGES/*.po -> .mo; the .mo files are
-## built, not committed). msgfmt comes from Debian's gettext package.
-messages: install
-	@command -v msgfmt >/dev/null || { echo "installing Debian's gettext (msgfmt)"; \
+gettext:
+	@command -v msgfmt >/dev/null || { echo "installing Debian's gettext"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext) \
-	  || { echo "msgfmt is missing: apt-get install gettext"; exit 2; }; }
-	$(BIN)/python manage.py compilemessages -v0 --ignore=.venv
+	  || { echo "the gettext tools are missing: apt-get install gettext"; exit 2; }; }
+
+## Compile the translation catalogs (locale/*/LC_MESSAGES/*.po -> .mo). The .mo files
+## are built here, not committed: `make run` and `make test` do it.
+catalogs: install gettext
+	$(BIN)/python manage.py compilemessages -v0 --ignore=.venv --ignore=staticfiles
+
+## After changing user-facing strings: bring every catalog up to date with the code,
+## then translate the new entries (tests/i18n fails until none is empty or fuzzy).
+messages: install gettext
+	$(BIN)/python manage.py makemessages --all
+	$(BIN)/python manage.py makemessages --all -d djangojs
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -37,13 +45,13 @@ demo: migrate
 	$(BIN)/python manage.py demo_data
 
 ## Serve the platform on the embedded default (SQLite, in-memory layer, in-process worker).
-run: demo messages
+run: demo catalogs
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
 	$(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Install with the test extras and run the whole suite (browser tests in their own run).
-test: install-test messages
+test: install-test catalogs
 	$(BIN)/pytest -m "not e2e"
 	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 

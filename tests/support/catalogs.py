@@ -1,0 +1,70 @@
+"""Reading the shipped catalogs in tests: which English phrases of ours a page in
+another language must not show, and the text of a page a person reads."""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+from pathlib import Path
+
+import polib
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+SHIPPED = tuple(code for code, _name in settings.LANGUAGES if code != "en")
+DOMAINS = ("django", "djangojs")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>|\{[^}]*\}")
+SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
+READ_ATTRIBUTES = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', re.I)
+TAG = re.compile(r"<[^>]+>")
+
+
+def catalog_path(root: Path, language: str, domain: str) -> Path:
+    return root / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+@cache
+def english_phrases(
+    language: str, domains: tuple[str, ...] = ("django",)
+) -> tuple[re.Pattern[str], ...]:
+    """The msgids (their literal runs between placeholders) that the catalogs render
+    differently in ``language``, except words the translations themselves use
+    (loanwords such as a variant's name)."""
+    entries = [
+        entry
+        for domain in domains
+        for entry in polib.pofile(str(catalog_path(ROOT, language, domain)))
+        if not entry.obsolete
+    ]
+    translations = " ".join(
+        [e.msgstr for e in entries]
+        + [s for e in entries for s in e.msgstr_plural.values()]
+    )
+    phrases: set[str] = set()
+    for entry in entries:
+        if entry.msgstr == entry.msgid:
+            continue
+        for run in PLACEHOLDER.split(entry.msgid):
+            run = " ".join(run.split()).strip(" .,:;·—-()")
+            if len(run) < 4 or not re.search(r"[A-Za-z]{3}", run):
+                continue
+            if re.search(rf"(?<!\w){re.escape(run)}(?!\w)", translations):
+                continue
+            phrases.add(run)
+    return tuple(
+        re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])") for p in sorted(phrases)
+    )
+
+
+def english_found(
+    text: str, language: str, domains: tuple[str, ...] = ("django",)
+) -> list[str]:
+    return [p.pattern for p in english_phrases(language, domains) if p.search(text)]
+
+
+def readable_text(page: str) -> str:
+    """What a person reads: the text between tags and the attributes read aloud."""
+    page = SCRIPT_OR_STYLE.sub(" ", page)
+    attributes = " | ".join(READ_ATTRIBUTES.findall(page))
+    return html.unescape(" ".join(TAG.sub(" | ", page).split()) + " | " + attributes)
