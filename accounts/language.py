@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.translation import trans_real
@@ -64,7 +64,7 @@ def profile_language_set(*, user: Any, language: str) -> None:
     Profile.objects.update_or_create(user=user, defaults={"language": language})
 
 
-def language_cookie_set(response: HttpResponse, language: str) -> None:
+def language_cookie_set(response: HttpResponseBase, language: str) -> None:
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
@@ -98,8 +98,8 @@ class LanguageMiddleware(LocaleMiddleware):
         super().process_request(request)
 
     def process_response(
-        self, request: HttpRequest, response: HttpResponse
-    ) -> HttpResponse:
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         response = super().process_response(request, response)
         pending = getattr(request, COOKIE_PENDING, None)
         if pending:
