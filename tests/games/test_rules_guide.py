@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games import engine
@@ -182,3 +183,14 @@ def test_pictures_mark_the_open_ends():
 def test_guide_is_public(client):
     assert client.get(reverse("rules")).status_code == 200
     assert client.get(reverse("rules-variant", args=["fives"])).status_code == 200
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+def test_guide_renders_in_every_language(client, language):
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    index = client.get(reverse("rules"), **headers)
+    assert index.status_code == 200
+    assert f'<html lang="{language}">' in index.content.decode()
+    variant = client.get(reverse("rules-variant", args=["catalan"]), **headers)
+    assert variant.status_code == 200
+    assert "<svg" in variant.content.decode()
