@@ -12,7 +12,7 @@ from html import escape
 
 from games.guide.shapes import Marker, Picture, Placed
 
-UNIT = 26  # px per tile unit: a tile is 52 × 26 px
+UNIT = 30  # px per tile unit: a tile is 60 × 30 px
 MARGIN = 0.3  # units of empty space round the picture
 INSET = 0.04  # units between neighbouring tiles
 
