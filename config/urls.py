@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("ops.urls")),
     path("", include("economy.urls")),
     path("", include("games.urls")),
+    path("", include("games.guide.urls")),
     path("", include("matchmaking.urls")),
     path("", include("matchmaking.room_urls")),
     path("", include("matchmaking.stake_urls")),
