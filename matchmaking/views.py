@@ -35,13 +35,10 @@ def _lobby_strings() -> dict[str, str]:
         "waiting": _("waiting"),
         "playing": _("playing"),
         "watch": _("Watch"),
-        "computer": _("computer"),
         "seated": _("You have a seat at a table."),
         "back": _("Back to your table"),
         "lost": _("Connection lost: reconnecting… your search is kept."),
         "noTables": _("No online tables are being played right now."),
-        "seconds": _("s"),
-        "cooldown": _("You may search again at"),
         "warning": _(
             "Leaving a started online table or letting your clock run out again and "
             "again earns a matchmaking cooldown: 5 minutes, then three times longer "

@@ -1,6 +1,9 @@
 // The online lobby over /ws/lobby/ (docs/protocol.md, "/ws/lobby/"): live pool
 // counts, Find a table / Cancel, the running search, and the way to one's table.
-// Strings come translated from the page (#lobby-strings).
+// Whole messages come translated from the page (#lobby-strings); the ones with
+// values in them from the JavaScript catalog.
+import { formatNumber, formatSeconds, formatTime, gettext, interpolate } from "./i18n.js";
+
 const root = document.getElementById("lobby");
 if (root) {
   const t = JSON.parse(document.getElementById("lobby-strings").textContent);
@@ -20,8 +23,8 @@ if (root) {
     for (const p of pools) {
       const li = root.querySelector(`li.pool[data-pool="${CSS.escape(p.key)}"]`);
       if (!li) continue;
-      li.querySelector('[data-count="waiting"]').textContent = p.waiting;
-      li.querySelector('[data-count="playing"]').textContent = p.playing;
+      li.querySelector('[data-count="waiting"]').textContent = formatNumber(p.waiting);
+      li.querySelector('[data-count="playing"]').textContent = formatNumber(p.playing);
     }
   };
 
@@ -32,11 +35,11 @@ if (root) {
     if (!search) return;
     const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
     field("title").textContent = search.title;
-    field("estimate").textContent = search.estimate == null ? "—" : `${search.estimate} ${t.seconds}`;
-    field("range").textContent = `${search.range[0]}–${search.range[1]}`;
+    field("estimate").textContent = search.estimate == null ? "—" : formatSeconds(search.estimate);
+    field("range").textContent = `${formatNumber(search.range[0])}–${formatNumber(search.range[1])}`;
     const tick = () => {
       const waited = Math.max(0, Math.round(Date.now() / 1000 + offset - search.started_at));
-      field("waited").textContent = `${waited} ${t.seconds}`;
+      field("waited").textContent = formatSeconds(waited);
     };
     tick();
     searchClock = setInterval(tick, 1000);
@@ -55,8 +58,10 @@ if (root) {
       const li = document.createElement("li");
       const a = document.createElement("a");
       a.href = `/tables/${table.id}/`;
-      a.textContent = `${table.variant}: ` + table.seats
-        .map((s) => (s.computer ? `${s.name} (${t.computer})` : s.name)).join(", ");
+      const players = table.seats
+        .map((s) => (s.computer ? interpolate(gettext("%(name)s (computer)"), { name: s.name }) : s.name))
+        .join(", ");
+      a.textContent = interpolate(gettext("%(variant)s: %(players)s"), { variant: table.variant, players });
       li.append(a);
       ul.append(li);
     }
@@ -69,7 +74,10 @@ if (root) {
     paintSearch();
     paintTables(m.tables);
     const cd = m.cooldown;
-    show($("lobby-cooldown"), cd.until ? `${t.cooldown} ${new Date(cd.until * 1000).toLocaleTimeString()}` : "");
+    const until = cd.until
+      ? interpolate(gettext("You may search again at %(time)s."), { time: formatTime(new Date(cd.until * 1000)) })
+      : "";
+    show($("lobby-cooldown"), until);
     const warning = $("lobby-warning");
     warning.hidden = !cd.warning;
     warning.querySelector("span").textContent = t.warning;

@@ -1,15 +1,13 @@
 // The presence socket on every signed-in page: keeps the "N players online" line
 // live where the page has one, shows room invitations as a toast with Accept and
 // Decline, and reconnects on loss.
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+
 const el = document.getElementById("online");
 const toasts = document.getElementById("invitation-toasts");
 const presenceUrl = (el || toasts)?.dataset.presenceUrl;
 
 const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
-
-function fill(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
-}
 
 async function answer(url, toast) {
   const reply = await fetch(url, {
@@ -34,9 +32,16 @@ function showInvitation(inv) {
   toast.dataset.invitation = String(inv.id);
   const text = document.createElement("p");
   text.className = "toast-text";
-  text.textContent = fill(toasts.dataset.text, inv);
-  const accept = Object.assign(document.createElement("button"), { className: "button small", textContent: toasts.dataset.accept });
-  const decline = Object.assign(document.createElement("button"), { className: "link", textContent: toasts.dataset.decline });
+  text.textContent = interpolate(
+    ngettext(
+      "Room invitation from %(host)s: %(variant)s, %(seats)s seat.",
+      "Room invitation from %(host)s: %(variant)s, %(seats)s seats.",
+      inv.seats,
+    ),
+    { host: inv.host, variant: inv.variant, seats: formatNumber(inv.seats) },
+  );
+  const accept = Object.assign(document.createElement("button"), { className: "button small", textContent: gettext("Accept") });
+  const decline = Object.assign(document.createElement("button"), { className: "link", textContent: gettext("Decline") });
   accept.addEventListener("click", () => answer(inv.accept, toast));
   decline.addEventListener("click", () => answer(inv.decline, toast));
   toast.append(text, accept, decline);
@@ -61,7 +66,9 @@ if (presenceUrl) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}${presenceUrl}`);
     let timer;
-    const show = (n) => { if (el) el.textContent = `${n} ${n === 1 ? "player" : "players"} online`; };
+    const show = (n) => {
+      if (el) el.textContent = interpolate(ngettext("%(count)s player online", "%(count)s players online", n), { count: formatNumber(n) });
+    };
     ws.onopen = () => { delay = 1000; ws.send('{"type":"ping"}'); timer = setInterval(() => ws.send('{"type":"ping"}'), 60000); };
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);

@@ -1,6 +1,6 @@
 // Entry point of the table page.
 import { TableSocket } from "./socket.js";
-import { t } from "./tiles.js";
+import { gettext } from "../i18n.js";
 import { TableUI } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -23,7 +23,7 @@ socket.connect();
 const leave = document.getElementById("leave");
 if (leave) {
   leave.addEventListener("click", () => {
-    if (window.confirm(t("Leave this game? A practice game is abandoned and counts as a loss."))) {
+    if (window.confirm(gettext("Leave this game? A practice game is abandoned and counts as a loss."))) {
       socket.send({ type: "leave" });
     }
   });

@@ -1,11 +1,12 @@
 // Words for seats and events, and the end-of-hand breakdown.
 
-import { DASH, t, tileEl, tileLabel } from "./tiles.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { DASH, tileEl, tileLabel } from "./tiles.js";
 
 export function seatName(seats, position, you) {
-  if (position === you) return "You";
+  if (position === you) return gettext("You");
   const seat = seats.find((s) => s.position === position);
-  return seat ? seat.name : `Seat ${position + 1}`;
+  return seat ? seat.name : interpolate(gettext("Seat %(number)s"), { number: formatNumber(position + 1) });
 }
 
 function sideName(view, seats, side, you) {
@@ -13,42 +14,78 @@ function sideName(view, seats, side, you) {
   return members.map((p) => seatName(seats, p, you)).join(" & ");
 }
 
+/** Whether a side is the player alone (the text then speaks to them). */
+function sideIsYou(view, side, you) {
+  const members = view.teams ? view.teams[side] : [side];
+  return members.length === 1 && members[0] === you;
+}
+
 const WHERE = {
-  root: () => t("to open"),
-  left: () => t("on the left"),
-  right: () => t("on the right"),
-  n: () => t("on the north arm"),
-  e: () => t("on the east arm"),
-  s: () => t("on the south arm"),
-  w: () => t("on the west arm"),
+  root: () => pgettext("where a tile was played", "to open"),
+  left: () => pgettext("where a tile was played", "on the left"),
+  right: () => pgettext("where a tile was played", "on the right"),
+  n: () => pgettext("where a tile was played", "on the north arm"),
+  e: () => pgettext("where a tile was played", "on the east arm"),
+  s: () => pgettext("where a tile was played", "on the south arm"),
+  w: () => pgettext("where a tile was played", "on the west arm"),
 };
 
 /** Where a tile went, as a player says it. */
 function whereWords(end) {
   if (WHERE[end]) return WHERE[end]();
-  return t("beside the %(double)s", { double: String(end).split(":")[0].replace("-", DASH) });
+  return interpolate(pgettext("where a tile was played", "beside the %(double)s"), {
+    double: String(end).split(":")[0].replace("-", DASH),
+  });
 }
 
+/** One line of the hand's story; "You …" when the player did it. */
 export function describeEvent(event, seats, you) {
-  const who = seatName(seats, event.seat, you);
+  const mine = event.seat === you;
+  const values = {
+    name: seatName(seats, event.seat, you),
+    tile: event.tile ? tileLabel(event.tile) : "",
+    where: event.type === "played" ? whereWords(event.end) : "",
+    points: formatNumber(event.points),
+  };
+  let text;
   switch (event.type) {
     case "played":
-      return `${who} played ${tileLabel(event.tile)} ${whereWords(event.end)}${event.points ? ` (${event.points})` : ""}`;
+      if (event.points) {
+        text = mine
+          ? gettext("You played %(tile)s %(where)s (%(points)s)")
+          : gettext("%(name)s played %(tile)s %(where)s (%(points)s)");
+      } else {
+        text = mine ? gettext("You played %(tile)s %(where)s") : gettext("%(name)s played %(tile)s %(where)s");
+      }
+      break;
     case "drew":
-      return `${who} drew${event.tile ? ` ${tileLabel(event.tile)}` : ""}`;
+      if (event.tile) text = mine ? gettext("You drew %(tile)s") : gettext("%(name)s drew %(tile)s");
+      else text = mine ? gettext("You drew") : gettext("%(name)s drew");
+      break;
     case "passed":
-      return `${who} passed`;
+      text = mine ? gettext("You passed") : gettext("%(name)s passed");
+      break;
     case "claimed":
-      return `${who} claimed ${event.points}`;
+      text = mine ? gettext("You claimed %(points)s") : gettext("%(name)s claimed %(points)s");
+      break;
     case "declined":
-      return `${who} did not claim ${event.points}`;
+      text = mine ? gettext("You did not claim %(points)s") : gettext("%(name)s did not claim %(points)s");
+      break;
     case "muggins":
-      return `${who} called Muggins: ${event.points}`;
-    case "closed":
-      return `${who} closed ${event.ends.length === 1 ? "a double" : `${event.ends.length} doubles`}`;
+      text = mine ? gettext("You called Muggins: %(points)s") : gettext("%(name)s called Muggins: %(points)s");
+      break;
+    case "closed": {
+      const count = event.ends.length;
+      values.count = formatNumber(count);
+      text = mine
+        ? ngettext("You closed a double", "You closed %(count)s doubles", count)
+        : ngettext("%(name)s closed a double", "%(name)s closed %(count)s doubles", count);
+      break;
+    }
     default:
       return "";
   }
+  return interpolate(text, values);
 }
 
 function el(tag, className, text) {
@@ -59,9 +96,8 @@ function el(tag, className, text) {
 }
 
 const ROUNDING = {
-  nearest_5_each: "each rounded to the nearest 5",
-  nearest_5_total: "total rounded to the nearest 5",
-  exact: "",
+  nearest_5_each: () => gettext("Hand bonus each rounded to the nearest 5."),
+  nearest_5_total: () => gettext("Hand bonus total rounded to the nearest 5."),
 };
 
 const SCORING_EVENTS = new Set(["claimed", "muggins", "scored"]);
@@ -77,24 +113,66 @@ function handClaims(view) {
   return sides;
 }
 
+/** Why the hand ended, in a sentence. */
+function handEndWhy(view, seats, you) {
+  const r = view.hand_result;
+  if (r.reason === "out") {
+    if (r.out_seat === you) return gettext("You went out.");
+    return interpolate(gettext("%(name)s went out."), { name: seatName(seats, r.out_seat, you) });
+  }
+  if (r.reason === "blocked" && r.tie) return gettext("Blocked — a tie for the lowest total, nobody scores.");
+  if (r.reason === "blocked") {
+    if (sideIsYou(view, r.winner_side, you)) return gettext("Blocked — you had the lowest total.");
+    return interpolate(gettext("Blocked — %(side)s had the lowest total."), {
+      side: sideName(view, seats, r.winner_side, you),
+    });
+  }
+  return gettext("The target was reached.");
+}
+
+/** One side's share of the hand bonus: what its tiles were worth and to whom. */
+function contributionText(r, c, from, winner) {
+  const values = { side: from, pips: formatNumber(c.pips), points: formatNumber(c.points), winner };
+  if (r.penalties) {
+    return interpolate(
+      ngettext("%(side)s: charged %(points)s penalty point", "%(side)s: charged %(points)s penalty points", c.points),
+      values,
+    );
+  }
+  if (c.pips === c.points) {
+    return interpolate(
+      ngettext("%(side)s: %(pips)s pip → %(points)s to %(winner)s", "%(side)s: %(pips)s pips → %(points)s to %(winner)s", c.pips),
+      values,
+    );
+  }
+  return interpolate(
+    ngettext(
+      "%(side)s: %(pips)s pip → %(points)s to %(winner)s (rounded)",
+      "%(side)s: %(pips)s pips → %(points)s to %(winner)s (rounded)",
+      c.pips,
+    ),
+    values,
+  );
+}
+
 /** The breakdown of the hand that just ended: why, every hand, pips and points. */
 export function handResultEl(view, seats, you) {
   const r = view.hand_result;
   const box = el("div", "breakdown");
-  const title = el("h2", null, `Hand ${view.hand_no}: `);
+  const title = el(
+    "h2",
+    null,
+    interpolate(gettext("Hand %(number)s: %(why)s"), {
+      number: formatNumber(view.hand_no),
+      why: handEndWhy(view, seats, you),
+    }),
+  );
   title.id = "result-title";
-  let why;
-  if (r.reason === "out") why = `${seatName(seats, r.out_seat, you)} went out.`;
-  else if (r.reason === "blocked" && r.tie) why = "Blocked — a tie for the lowest total, nobody scores.";
-  else if (r.reason === "blocked")
-    why = `Blocked — ${sideName(view, seats, r.winner_side, you)} had the lowest total.`;
-  else why = "The target was reached.";
-  title.append(why);
   box.append(title);
 
   const table = el("table", "list reveal");
   const head = el("tr");
-  for (const text of ["Player", "Tiles left", "Pips"]) {
+  for (const text of [gettext("Player"), gettext("Tiles left"), gettext("Pips")]) {
     const th = el("th", null, text);
     th.scope = "col";
     head.append(th);
@@ -108,10 +186,15 @@ export function handResultEl(view, seats, you) {
     const name = el("th", null, seatName(seats, position, you));
     name.scope = "row";
     const cell = el("td", "tiles");
-    if (!tiles.length) cell.append(el("span", "muted", "none"));
+    if (!tiles.length) cell.append(el("span", "muted", pgettext("no tiles left", "none")));
     for (const tile of tiles) cell.append(tileEl(tile, { orient: "v", extraClass: "mini" }));
-    const charge = r.charged && r.charged[position] ? ` (charged ${r.charged[position]})` : "";
-    tr.append(name, cell, el("td", "pips", `${r.pips[position]}${charge}`));
+    const pips = r.charged && r.charged[position]
+      ? interpolate(gettext("%(pips)s (charged %(charged)s)"), {
+        pips: formatNumber(r.pips[position]),
+        charged: formatNumber(r.charged[position]),
+      })
+      : formatNumber(r.pips[position]);
+    tr.append(name, cell, el("td", "pips", pips));
     body.append(tr);
   });
   table.append(body);
@@ -120,32 +203,46 @@ export function handResultEl(view, seats, you) {
   const lines = el("ul", "points-list");
   const winner = r.winner_side !== null && r.winner_side !== undefined ? sideName(view, seats, r.winner_side, you) : null;
   for (const c of r.contributions || []) {
-    const from = sideName(view, seats, c.side, you);
-    let text;
-    if (r.penalties) text = `${from}: charged ${c.points} penalty points`;
-    else if (c.pips === c.points) text = `${from}: ${c.pips} pips → ${c.points} to ${winner}`;
-    else text = `${from}: ${c.pips} pips → ${c.points} to ${winner} (rounded)`;
-    lines.append(el("li", null, text));
+    lines.append(el("li", null, contributionText(r, c, sideName(view, seats, c.side, you), winner)));
   }
   const rounding = ROUNDING[r.rounding];
-  if (rounding && (r.contributions || []).length) lines.append(el("li", "muted", `Hand bonus ${rounding}.`));
+  if (rounding && (r.contributions || []).length) lines.append(el("li", "muted", rounding()));
   if (!r.penalties) {
     const claimed = handClaims(view);
     const gained = r.points
       .map((p, side) => {
         const total = p + claimed[side];
         if (!total) return null;
-        const parts = claimed[side] && p ? ` ${t("(%(play)s during play, %(bonus)s bonus)", { play: claimed[side], bonus: p })}` : "";
-        return `${sideName(view, seats, side, you)} +${total}${parts}`;
+        const values = {
+          side: sideName(view, seats, side, you),
+          points: formatNumber(total),
+          play: formatNumber(claimed[side]),
+          bonus: formatNumber(p),
+        };
+        return claimed[side] && p
+          ? interpolate(gettext("%(side)s +%(points)s (%(play)s during play, %(bonus)s bonus)"), values)
+          : interpolate(gettext("%(side)s +%(points)s"), values);
       })
       .filter(Boolean);
     lines.append(
-      el("li", "total", gained.length ? t("This hand: %(points)s.", { points: gained.join(", ") }) : t("This hand: no points.")),
+      el(
+        "li",
+        "total",
+        gained.length
+          ? interpolate(gettext("This hand: %(points)s."), { points: gained.join(", ") })
+          : gettext("This hand: no points."),
+      ),
     );
   }
   box.append(lines);
-  const totals = r.scores.map((s, side) => `${sideName(view, seats, side, you)} ${s}`).join(" · ");
-  box.append(el("p", "totals", `${r.penalties ? "Penalties" : "Scores"}: ${totals} (target ${view.target})`));
+  const values = {
+    totals: r.scores.map((s, side) => `${sideName(view, seats, side, you)} ${formatNumber(s)}`).join(" · "),
+    target: formatNumber(view.target),
+  };
+  const totals = r.penalties
+    ? gettext("Penalties: %(totals)s (target %(target)s)")
+    : gettext("Scores: %(totals)s (target %(target)s)");
+  box.append(el("p", "totals", interpolate(totals, values)));
   return box;
 }
 
@@ -181,33 +278,38 @@ async function fetchJson(url, ready) {
 
 /** "+14", "-3" or "±0": a displayed rating change. */
 export function ratingChangeText(change) {
-  if (change > 0) return `+${change}`;
-  if (change < 0) return `${change}`;
+  if (change > 0) return `+${formatNumber(change)}`;
+  if (change < 0) return formatNumber(change);
   return "±0";
 }
 
 /** One line of the pot: what a player received from a stake table. */
 export function potLineText(line, myName) {
-  const who = line.player === myName ? t("You") : line.player;
-  let got;
-  if (line.payout) got = t("won %(n)s from the pot", { n: line.payout });
-  else if (line.refund) got = t("refunded %(n)s", { n: line.refund });
-  else got = t("nothing from the pot");
-  const reward = line.reward ? `, ${t("reward %(n)s", { n: line.reward })}` : "";
-  const forfeited = line.forfeited ? ` (${t("forfeited")})` : "";
-  return `${who}: ${got}${reward}${forfeited}`;
+  let outcome;
+  if (line.payout) outcome = interpolate(gettext("won %(coins)s from the pot"), { coins: formatNumber(line.payout) });
+  else if (line.refund) outcome = interpolate(gettext("refunded %(coins)s"), { coins: formatNumber(line.refund) });
+  else outcome = gettext("nothing from the pot");
+  if (line.reward) {
+    outcome = interpolate(gettext("%(outcome)s, reward %(coins)s"), { outcome, coins: formatNumber(line.reward) });
+  }
+  if (line.forfeited) outcome = interpolate(gettext("%(outcome)s (forfeited)"), { outcome });
+  const name = line.player === myName ? gettext("You") : line.player;
+  return interpolate(gettext("%(name)s: %(outcome)s"), { name, outcome });
 }
 
 function ratingEl(body) {
   if (!body || body.change === null || body.change === undefined) return null;
-  return el("p", "rating-change", t("Your rating: %(change)s", { change: ratingChangeText(body.change) }));
+  return el("p", "rating-change", interpolate(gettext("Your rating: %(change)s"), { change: ratingChangeText(body.change) }));
 }
 
 function potEl(body, myName) {
   if (!body || !Array.isArray(body.lines)) return null;
   const box = el("div", "pot-result");
   const settled = body.state === "settled";
-  box.append(el("p", null, settled ? t("Pot: %(pot)s coins", { pot: body.pot }) : body.state_label));
+  const pot = settled
+    ? interpolate(ngettext("Pot: %(coins)s coin", "Pot: %(coins)s coins", body.pot), { coins: formatNumber(body.pot) })
+    : body.state_label;
+  box.append(el("p", null, pot));
   const list = el("ul", "points-list");
   for (const line of body.lines) list.append(el("li", null, potLineText(line, myName)));
   box.append(list);

@@ -1,5 +1,7 @@
 // The table's WebSocket: numbered state frames, resync on gaps, reconnect with backoff.
 
+import { gettext } from "../i18n.js";
+
 const MAX_BACKOFF_MS = 8000;
 // Frames are delivered at most once (Redis pub/sub): a lost frame shows as a gap in
 // `seq` when the next one arrives, but a lost *last* frame would not, so a socket
@@ -109,7 +111,7 @@ export class TableSocket {
 
   send(frame) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      this.handlers.onError({ code: "offline", message: "" });
+      this.handlers.onError({ code: "offline", message: gettext("Not connected — reconnecting…") });
       return false;
     }
     this.ws.send(JSON.stringify(frame));

@@ -14,13 +14,6 @@ const PIPS_ACROSS = { ...PIPS, 6: [1, 2, 3, 7, 8, 9] };
 
 export const DASH = "\u2013";
 
-/** Django's JavaScript catalog (loaded by the page), or the English text. */
-export function t(text, values = null) {
-  const translated = typeof window.gettext === "function" ? window.gettext(text) : text;
-  if (!values) return translated;
-  return translated.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
-}
-
 export function tileLabel(tile) {
   return `${tile[0]}${DASH}${tile[1]}`;
 }

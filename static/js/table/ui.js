@@ -1,7 +1,8 @@
 // The table page: renders the latest state frame and turns clicks, drags and keys
 // into one of the view's legal actions.
 
-import { DASH, sameTile, t, tileEl, tileKey, tileLabel } from "./tiles.js";
+import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, matchExtrasInto, seatName } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
@@ -18,13 +19,6 @@ function lastPlays(history) {
   return { seats: [...bySeat.values()], newest };
 }
 
-const ERRORS = {
-  stale_seq: "The table moved on before your move arrived — try again.",
-  not_your_turn: "It is not your turn.",
-  offline: "Not connected — reconnecting…",
-  rate_limited: "Slow down a little.",
-};
-
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -39,17 +33,39 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const END_NAMES = { left: "left", right: "right", n: "north", e: "east", s: "south", w: "west" };
+// An open end, named as in "left end, 5" (a tile's side for the arms off a double).
+const END_NAMES = {
+  left: () => pgettext("end of the layout", "left"),
+  right: () => pgettext("end of the layout", "right"),
+  n: () => pgettext("end of the layout", "north"),
+  e: () => pgettext("end of the layout", "east"),
+  s: () => pgettext("end of the layout", "south"),
+  w: () => pgettext("end of the layout", "west"),
+};
 
 function endName(id) {
-  if (END_NAMES[id]) return END_NAMES[id];
+  if (END_NAMES[id]) return END_NAMES[id]();
   const [tile, side] = id.split(":");
-  return `${tile.replace("-", DASH)} ${side === "l" ? "left" : "right"} side`;
+  const values = { tile: tile.replace("-", DASH) };
+  return side === "l"
+    ? interpolate(pgettext("end of the layout", "%(tile)s left side"), values)
+    : interpolate(pgettext("end of the layout", "%(tile)s right side"), values);
 }
 
+// An arm of the layout, named on its own, as in "North · 6–6".
+const ARM_NAMES = {
+  line: () => pgettext("arm of the layout", "Line"),
+  left: () => pgettext("arm of the layout", "Left"),
+  right: () => pgettext("arm of the layout", "Right"),
+  n: () => pgettext("arm of the layout", "North"),
+  e: () => pgettext("arm of the layout", "East"),
+  s: () => pgettext("arm of the layout", "South"),
+  w: () => pgettext("arm of the layout", "West"),
+};
+
 function armName(arm) {
-  if (arm.id === "line") return "Line";
-  if (END_NAMES[arm.id]) return END_NAMES[arm.id][0].toUpperCase() + END_NAMES[arm.id].slice(1);
+  const compass = arm.compass || arm.id;
+  if (ARM_NAMES[compass]) return ARM_NAMES[compass]();
   return endName(arm.id);
 }
 
@@ -133,7 +149,8 @@ export class TableUI {
   }
 
   error(frame) {
-    const text = ERRORS[frame.code] || frame.message || "Something went wrong.";
+    // The server's messages come in the connection's language: shown as sent.
+    const text = frame.message || gettext("Something went wrong.");
     const box = this.parts.error;
     box.textContent = text;
     box.hidden = false;
@@ -147,17 +164,17 @@ export class TableUI {
     this.connection = status;
     const box = this.parts.conn;
     const text = {
-      reconnecting: "reconnecting…",
-      connecting: "connecting…",
-      signed_out: "You are signed out — log in again to play.",
-      no_table: "This table does not exist.",
-      forbidden: "You may not open this table.",
-    }[status];
+      reconnecting: () => gettext("reconnecting…"),
+      connecting: () => gettext("connecting…"),
+      signed_out: () => gettext("You are signed out — log in again to play."),
+      no_table: () => gettext("This table does not exist."),
+      forbidden: () => gettext("You may not open this table."),
+    }[status]?.();
     box.hidden = !text;
     box.textContent = text || "";
     if (status === "signed_out") {
       const next = encodeURIComponent(window.location.pathname);
-      box.append(" ", el("a", { href: `/accounts/login/?next=${next}` }, "Log in"));
+      box.append(" ", el("a", { href: `/accounts/login/?next=${next}` }, gettext("Log in")));
     }
     this.root.classList.toggle("offline", status !== "open");
   }
@@ -185,7 +202,7 @@ export class TableUI {
     const plays = this.playsFor(key);
     if (!plays.length) {
       if (this.isMyTurn() && this.legal().some((a) => a.type === "play")) {
-        this.error({ message: `${key.replace("-", DASH)} fits no open end.` });
+        this.error({ message: interpolate(gettext("%(tile)s fits no open end."), { tile: key.replace("-", DASH) }) });
       }
       return;
     }
@@ -248,6 +265,7 @@ export class TableUI {
       const toMove = view && view.to_move === pos && !["hand_over", "match_over"].includes(view.phase);
       const side = view?.side_of ? view.side_of[pos] : pos;
       const score = view?.scores ? view.scores[side] : null;
+      const count = view?.hand_counts?.[pos] ?? null;
       const you = pos === this.frame.you;
       const item = el(
         "li",
@@ -256,27 +274,35 @@ export class TableUI {
           "aria-current": toMove ? "true" : null,
           dataset: { seat: String(pos) },
         },
-        el("span", { class: "seat-name", text: you ? `${seat.name} (you)` : seat.name }),
-        seat.bot ? el("span", { class: "badge bot", text: "computer", title: "computer player" }) : null,
-        seat.team !== null && seat.team !== undefined && view?.options?.partnership
-          ? el("span", { class: `badge team t${seat.team}`, text: `team ${seat.team ? "B" : "A"}` })
+        el("span", { class: "seat-name", text: you ? interpolate(gettext("%(name)s (you)"), { name: seat.name }) : seat.name }),
+        seat.bot
+          ? el("span", { class: "badge bot", text: pgettext("seat badge", "computer"), title: gettext("computer player") })
           : null,
-        seat.away ? el("span", { class: "badge away", text: "away" }) : null,
-        !seat.connected ? el("span", { class: "badge off", text: "offline" }) : null,
+        seat.team !== null && seat.team !== undefined && view?.options?.partnership
+          ? el("span", {
+            class: `badge team t${seat.team}`,
+            text: seat.team ? pgettext("seat badge", "team B") : pgettext("seat badge", "team A"),
+          })
+          : null,
+        seat.away ? el("span", { class: "badge away", text: pgettext("seat badge", "away") }) : null,
+        !seat.connected ? el("span", { class: "badge off", text: pgettext("seat badge", "offline") }) : null,
         el("span", { class: "seat-stat" },
-          el("span", { class: "seat-tiles", text: String(view?.hand_counts?.[pos] ?? "–") }),
-          el("span", { class: "unit", text: view?.hand_counts?.[pos] === 1 ? " tile" : " tiles" }),
+          el("span", { class: "seat-tiles", text: count === null ? "–" : formatNumber(count) }),
+          el("span", { class: "unit", text: ` ${ngettext("tile", "tiles", count ?? 0)}` }),
           el("span", { class: "sep", "aria-hidden": "true", text: " · " }),
-          el("span", { class: "seat-score", text: score === null ? "–" : String(score) }),
-          el("span", { class: "unit", text: view?.variant === "spider" ? " penalty" : " pts" }),
+          el("span", { class: "seat-score", text: score === null ? "–" : formatNumber(score) }),
+          el("span", {
+            class: "unit",
+            text: ` ${view?.variant === "spider" ? pgettext("score unit", "penalty") : pgettext("score unit", "pts")}`,
+          }),
         ),
         toMove && timer && timer.seat === pos && timer.kind === "clock"
-          ? el("span", { class: "clock", dataset: { deadline: String(timer.deadline) }, "aria-label": "turn clock" })
+          ? el("span", { class: "clock", dataset: { deadline: String(timer.deadline) }, "aria-label": gettext("turn clock") })
           : null,
         toMove && timer && timer.seat === pos && timer.kind === "bot"
-          ? el("span", { class: "thinking", text: "thinking…" })
+          ? el("span", { class: "thinking", text: gettext("thinking…") })
           : null,
-        toMove ? el("span", { class: "sr-only", text: " (to move)" }) : null,
+        toMove ? el("span", { class: "sr-only", text: ` ${gettext("(to move)")}` }) : null,
       );
       list.append(item);
     }
@@ -297,12 +323,14 @@ export class TableUI {
     const { view, table } = this.frame;
     const bits = [this.config.title];
     if (view) {
-      bits.push(`Hand ${view.hand_no}`);
-      bits.push(`Target ${view.target}`);
-      bits.push(`Stock ${view.stock_count}`);
-      if (view.end_sum !== null && view.end_sum !== undefined) bits.push(`Ends ${view.end_sum}`);
+      bits.push(interpolate(gettext("Hand %(number)s"), { number: formatNumber(view.hand_no) }));
+      bits.push(interpolate(gettext("Target %(points)s"), { points: formatNumber(view.target) }));
+      bits.push(interpolate(gettext("Stock %(count)s"), { count: formatNumber(view.stock_count) }));
+      if (view.end_sum !== null && view.end_sum !== undefined) {
+        bits.push(interpolate(gettext("Ends %(sum)s"), { sum: formatNumber(view.end_sum) }));
+      }
     }
-    if (table.status === "cancelled") bits.push("abandoned");
+    if (table.status === "cancelled") bits.push(pgettext("table state", "abandoned"));
     this.parts.info.replaceChildren(
       ...bits.map((text, i) => el("span", { class: i === 0 ? "variant" : "fact", text })),
     );
@@ -315,14 +343,17 @@ export class TableUI {
   endButton(end, direction) {
     const view = this.frame.view;
     if (end.state === "closed") {
-      return el("span", { class: "end closed", title: "closed end", "aria-label": `${endName(end.id)} end closed` },
-        el("span", { "aria-hidden": "true", text: "✕" }), el("span", { class: "end-word", text: "closed" }));
+      return el("span", {
+        class: "end closed",
+        title: gettext("closed end"),
+        "aria-label": interpolate(gettext("%(end)s end closed"), { end: endName(end.id) }),
+      },
+      el("span", { "aria-hidden": "true", text: "✕" }), el("span", { class: "end-word", text: pgettext("end of the layout", "closed") }));
     }
     const play = this.selected ? this.playsFor(this.selected).find((a) => a.end === end.id) : null;
     const anyPlay = this.legal().some((a) => a.type === "play" && a.end === end.id);
     const scoring = play && play.points !== undefined && play.points !== null;
-    const label = `${endName(end.id)} end, ${end.value}${end.double ? " (double)" : ""}` +
-      (play ? `: play ${tileLabel(play.tile)} here${scoring ? `, ${play.points} points` : ""}` : "");
+    const label = this.endLabel(end, play, scoring);
     const button = el(
       "button",
       {
@@ -343,9 +374,24 @@ export class TableUI {
       direction === "left" ? el("span", { class: "arrow", "aria-hidden": "true", text: "◀" }) : null,
       el("span", { class: "end-value", "aria-hidden": "true", text: String(end.value) }),
       direction !== "left" ? el("span", { class: "arrow", "aria-hidden": "true", text: "▶" }) : null,
-      scoring ? el("span", { class: `points${play.points ? " scores" : ""}`, "aria-hidden": "true", text: `+${play.points}` }) : null,
+      scoring ? el("span", { class: `points${play.points ? " scores" : ""}`, "aria-hidden": "true", text: `+${formatNumber(play.points)}` }) : null,
     );
     return button;
+  }
+
+  /** What a screen reader hears for an end button: the end, and the play it offers. */
+  endLabel(end, play, scoring) {
+    const values = { end: endName(end.id), value: formatNumber(end.value) };
+    const where = end.double
+      ? interpolate(gettext("%(end)s end, %(value)s (double)"), values)
+      : interpolate(gettext("%(end)s end, %(value)s"), values);
+    if (!play) return where;
+    const offer = { end: where, tile: tileLabel(play.tile), points: formatNumber(play.points) };
+    if (!scoring) return interpolate(gettext("%(end)s: play %(tile)s here"), offer);
+    return interpolate(
+      ngettext("%(end)s: play %(tile)s here, %(points)s point", "%(end)s: play %(tile)s here, %(points)s points", play.points),
+      offer,
+    );
   }
 
   renderBoard() {
@@ -358,7 +404,7 @@ export class TableUI {
     if (!layout.root) {
       const rootPlays = this.legal().filter((a) => a.type === "play" && a.end === "root");
       board.append(
-        el("p", { class: "board-empty", text: rootPlays.length ? "Open the hand: choose a tile." : "Waiting for the opening tile…" }),
+        el("p", { class: "board-empty", text: rootPlays.length ? gettext("Open the hand: choose a tile.") : gettext("Waiting for the opening tile…") }),
       );
       return;
     }
@@ -368,9 +414,9 @@ export class TableUI {
     const wide = !window.matchMedia("(max-width: 700px)").matches;
     if (spun) {
       board.classList.add("with-spinner");
-      const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": t("Spinner %(tile)s, in the centre", { tile: tileLabel(layout.spinner) }) },
+      const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": interpolate(gettext("Spinner %(tile)s, in the centre"), { tile: tileLabel(layout.spinner) }) },
         tileEl(layout.spinner, { orient: "v", label: false, extraClass: `spinner${this.lastClass(layout.spinner, lastBySeat)}` }),
-        el("span", { class: "arm-name", text: t("spinner") }),
+        el("span", { class: "arm-name", text: gettext("spinner") }),
       );
       board.append(centre);
       for (const arm of spun) {
@@ -386,24 +432,29 @@ export class TableUI {
     const hit = lastBySeat.seats.find((p) => sameTile(p.tile, tile));
     if (!hit) return "";
     const newest = lastBySeat.newest && sameTile(lastBySeat.newest.tile, tile);
-    return ` last by-seat-${hit.seat}${newest ? " newest" : ""}`;
+    const classes = ["last", `by-seat-${hit.seat}`];
+    if (newest) classes.push("newest");
+    return ` ${classes.join(" ")}`;
   }
 
   armRow(board, arm, ends, lastBySeat, { reverse = false, spinner = null }) {
     const view = this.frame.view;
     const layout = view.layout;
     const compass = arm.compass || arm.id;
-    const name = arm.id === "line" ? "Line" : END_NAMES[compass] ? END_NAMES[compass][0].toUpperCase() + END_NAMES[compass].slice(1) : armName(arm);
+    const name = armName(arm);
     const row = el("div", {
       class: `arm${arm.id === "line" ? " line" : ""}${spinner ? ` spin-arm arm-${compass}` : ""}${arm.waiting ? " waiting" : ""}`,
       role: "group",
-      "aria-label": `${name} arm from ${tileLabel(arm.start)}`,
+      "aria-label": interpolate(gettext("%(arm)s arm from %(tile)s"), { arm: name, tile: tileLabel(arm.start) }),
     });
     const hubClass = spinner ? " spinner" : arm.id !== "line" && sameTile(arm.start, layout.root) && view.variant !== "fives" ? " hub" : "";
     const head = el("div", { class: "arm-label" },
       // The spinner is drawn once, in the centre: its arms are labelled by name only.
       spinner ? null : tileEl(arm.start, { orient: "v", label: false, extraClass: `mini${hubClass}` }),
-      el("span", { class: "arm-name", text: arm.id === "line" ? `from ${tileLabel(arm.start)}` : `${name} · ${tileLabel(arm.start)}` }),
+      el("span", {
+        class: "arm-name",
+        text: arm.id === "line" ? interpolate(gettext("from %(tile)s"), { tile: tileLabel(arm.start) }) : `${name} · ${tileLabel(arm.start)}`,
+      }),
     );
     const box = el("div", { class: "arm-tiles", dataset: { arm: arm.id } });
     const tiles = arm.tiles.map((tile) => {
@@ -414,7 +465,7 @@ export class TableUI {
       return tileEl(tile, { orient: isDouble ? "v" : "h", extraClass: classes.join(" ") + this.lastClass(tile, lastBySeat) });
     });
     if (!tiles.length) {
-      tiles.push(el("span", { class: "arm-empty", text: arm.waiting ? t("opens when both long sides are covered") : t("empty") }));
+      tiles.push(el("span", { class: "arm-empty", text: arm.waiting ? gettext("opens when both long sides are covered") : pgettext("arm of the layout", "empty") }));
     }
     const armEnds = arm.ends.map((id) => ends[id]).filter(Boolean);
     let items;
@@ -434,22 +485,28 @@ export class TableUI {
   renderStatus() {
     const { view, seats, table } = this.frame;
     let text = "";
-    if (table.status === "cancelled") text = "This game was abandoned.";
-    else if (!view) text = "Waiting for players…";
-    else if (view.phase === "match_over") text = "The match is over.";
+    if (table.status === "cancelled") text = gettext("This game was abandoned.");
+    else if (!view) text = gettext("Waiting for players…");
+    else if (view.phase === "match_over") text = gettext("The match is over.");
     else if (view.phase === "hand_over") {
-      text = table.timer?.kind === "next_hand" ? "The next hand starts shortly." : "Hand over — see the scoring above.";
+      text = table.timer?.kind === "next_hand"
+        ? gettext("The next hand starts shortly.")
+        : gettext("Hand over — see the scoring above.");
     } else if (this.isMyTurn()) {
       const legal = this.legal();
-      if (view.phase === "claim") text = `Your ends add up to ${view.claim?.points}: claim them before you go on.`;
-      else if (view.phase === "close") text = "You may close the doubles you just laid.";
-      else if (this.selected) text = `Choose an end for ${this.selected.replace("-", DASH)}.`;
-      else if (legal.some((a) => a.type === "play")) text = "Your turn: choose a tile.";
-      else if (legal.some((a) => a.type === "draw")) text = "No tile fits: draw.";
-      else if (legal.some((a) => a.type === "pass")) text = "No tile fits and nothing to draw: pass.";
-      else text = "Your turn.";
+      if (view.phase === "claim") {
+        text = interpolate(gettext("Your ends add up to %(points)s: claim them before you go on."), {
+          points: formatNumber(view.claim?.points),
+        });
+      } else if (view.phase === "close") text = gettext("You may close the doubles you just laid.");
+      else if (this.selected) {
+        text = interpolate(gettext("Choose an end for %(tile)s."), { tile: this.selected.replace("-", DASH) });
+      } else if (legal.some((a) => a.type === "play")) text = gettext("Your turn: choose a tile.");
+      else if (legal.some((a) => a.type === "draw")) text = gettext("No tile fits: draw.");
+      else if (legal.some((a) => a.type === "pass")) text = gettext("No tile fits and nothing to draw: pass.");
+      else text = gettext("Your turn.");
     } else if (view.to_move !== null && view.to_move !== undefined) {
-      text = `${seatName(seats, view.to_move, this.frame.you)} to move.`;
+      text = interpolate(gettext("%(name)s to move."), { name: seatName(seats, view.to_move, this.frame.you) });
     }
     const last = (view?.history || []).filter((h) => ["played", "drew", "passed", "claimed", "declined", "muggins", "closed"].includes(h.type)).slice(-3);
     const recent = last.map((h) => describeEvent(h, seats, this.frame.you)).filter(Boolean);
@@ -473,16 +530,27 @@ export class TableUI {
       const headline = match.querySelector("[data-headline]");
       const scores = match.querySelector("[data-scores]");
       if (table.status === "cancelled") {
-        headline.textContent = "This game was abandoned.";
+        headline.textContent = gettext("This game was abandoned.");
         scores.textContent = "";
       } else {
         const winners = view.winners || [];
         const won = winners.includes(this.frame.you);
         headline.textContent = won
-          ? "You won the match!"
-          : `${winners.map((p) => seatName(seats, p, this.frame.you)).join(" and ")} won the match.`;
+          ? gettext("You won the match!")
+          : interpolate(ngettext("%(names)s won the match.", "%(names)s won the match.", winners.length), {
+            names: formatList(winners.map((p) => seatName(seats, p, this.frame.you))),
+          });
         scores.textContent = seats
-          .map((s) => `${seatName(seats, s.position, this.frame.you)}: ${view.scores[view.side_of[s.position]]}` + (s.place ? ` (place ${s.place})` : ""))
+          .map((s) => {
+            const values = {
+              name: seatName(seats, s.position, this.frame.you),
+              score: formatNumber(view.scores[view.side_of[s.position]]),
+              place: formatNumber(s.place),
+            };
+            return s.place
+              ? interpolate(gettext("%(name)s: %(score)s (place %(place)s)"), values)
+              : interpolate(gettext("%(name)s: %(score)s"), values);
+          })
           .join(" · ");
         matchExtrasInto(match, this.frame);
       }
@@ -506,7 +574,7 @@ export class TableUI {
     bar.replaceChildren();
     const me = seats.find((s) => s.position === this.frame.you);
     if (me?.away) {
-      bar.append(this.actionButton("I'm back", () => this.send.back(), { key: "back" }));
+      bar.append(this.actionButton(gettext("I'm back"), () => this.send.back(), { key: "back" }));
     }
     if (!view || this.frame.you === null || this.frame.you === undefined) return;
     const legal = this.legal();
@@ -515,38 +583,43 @@ export class TableUI {
     let main = null;
     if (view.phase === "match_over") {
       if (!this.showMatchResult) {
-        main = ["Finish", () => {
+        main = [gettext("Finish"), () => {
           this.showMatchResult = true;
           this.render();
           this.parts.match.querySelector("button, a")?.focus();
         }];
       }
-    } else if (find("next_hand")) main = ["Next hand", find("next_hand")];
-    else if (find("muggins")) main = [`Muggins ${view.claim?.points ?? ""}`.trim(), find("muggins")];
-    else if (find("claim")) {
-      main = [`Claim ${find("claim").points}`, find("claim")];
-      if (find("continue")) extra.push(["Don't claim", find("continue")]);
+    } else if (find("next_hand")) main = [gettext("Next hand"), find("next_hand")];
+    else if (find("muggins")) {
+      const points = view.claim?.points;
+      const label = points === null || points === undefined
+        ? gettext("Muggins")
+        : interpolate(gettext("Muggins %(points)s"), { points: formatNumber(points) });
+      main = [label, find("muggins")];
+    } else if (find("claim")) {
+      main = [interpolate(gettext("Claim %(points)s"), { points: formatNumber(find("claim").points) }), find("claim")];
+      if (find("continue")) extra.push([gettext("Don't claim"), find("continue")]);
     } else if (view.phase === "close") {
-      if (find("continue")) main = ["Continue", find("continue")];
+      if (find("continue")) main = [gettext("Continue"), find("continue")];
       for (const close of legal.filter((a) => a.type === "close")) {
         const names = close.ends.map((id) => {
           const arm = view.layout.arms.find((a) => a.ends.includes(id));
           const last = arm?.tiles?.[arm.tiles.length - 1] || arm?.start;
           return last ? tileLabel(last) : endName(id);
         });
-        extra.push([`Close ${names.join(" and ")}`, close]);
+        extra.push([interpolate(gettext("Close %(doubles)s"), { doubles: formatList(names) }), close]);
       }
-    } else if (find("draw")) main = ["Draw", find("draw")];
-    else if (find("pass")) main = ["Pass (knock)", find("pass")];
+    } else if (find("draw")) main = [gettext("Draw"), find("draw")];
+    else if (find("pass")) main = [gettext("Pass (knock)"), find("pass")];
     for (const multi of legal.filter((a) => a.type === "play_doubles")) {
-      extra.push([
-        `Lay ${multi.plays.map((p) => `${tileLabel(p.tile)} (${endName(p.end)})`).join(" + ")} together`,
-        multi,
-      ]);
+      const plays = multi.plays.map((p) => interpolate(gettext("%(tile)s (%(end)s)"), { tile: tileLabel(p.tile), end: endName(p.end) }));
+      extra.push([interpolate(gettext("Lay %(plays)s together"), { plays: plays.join(" + ") }), multi]);
     }
     if (main) bar.append(this.actionButton(main[0], main[1], { main: true }));
     else {
-      const idle = this.isMyTurn() ? "Play a tile" : view.phase === "match_over" ? "Match over" : "Waiting…";
+      const idle = this.isMyTurn()
+        ? gettext("Play a tile")
+        : view.phase === "match_over" ? gettext("Match over") : gettext("Waiting…");
       bar.append(el("button", { type: "button", class: "button main idle", id: "main-action", disabled: true, text: idle }));
     }
     for (const [label, action] of extra) bar.append(this.actionButton(label, action));
@@ -562,8 +635,13 @@ export class TableUI {
     }
     box.hidden = false;
     const hand = view.hand;
-    const heading = el("h2", { class: "hand-title", text: `Your hand · ${hand.length} tile${hand.length === 1 ? "" : "s"}` });
-    const row = el("div", { class: "hand-tiles", role: "group", "aria-label": "Your tiles" });
+    const heading = el("h2", {
+      class: "hand-title",
+      text: interpolate(ngettext("Your hand · %(count)s tile", "Your hand · %(count)s tiles", hand.length), {
+        count: formatNumber(hand.length),
+      }),
+    });
+    const row = el("div", { class: "hand-tiles", role: "group", "aria-label": gettext("Your tiles") });
     const myTurnToPlay = this.legal().some((a) => a.type === "play");
     for (const tile of hand) {
       const key = tileKey(tile);
@@ -595,7 +673,7 @@ export class TableUI {
           },
         },
         tileEl(tile, { orient: "v", label: false }),
-        best > 0 && playable ? el("span", { class: "points scores", "aria-hidden": "true", text: `+${best}` }) : null,
+        best > 0 && playable ? el("span", { class: "points scores", "aria-hidden": "true", text: `+${formatNumber(best)}` }) : null,
       );
       row.append(button);
     }

@@ -1,0 +1,76 @@
+// The page's words and numbers in the page's language.
+//
+// Thin wrappers over Django's JavaScript catalog, which base.html loads before any
+// module. Call sites pass string literals to functions named gettext, ngettext and
+// pgettext, which `manage.py makemessages -d djangojs` (xgettext) extracts; a
+// variable passed instead would never reach the catalog. Without the catalog the
+// English text is shown.
+
+function catalog() {
+  return typeof window.gettext === "function" ? window : null;
+}
+
+export function gettext(msgid) {
+  const c = catalog();
+  return c ? c.gettext(msgid) : msgid;
+}
+
+/** The form for ``count`` (Polish has three: 1 kamień, 2 kamienie, 5 kamieni). */
+export function ngettext(singular, plural, count) {
+  const c = catalog();
+  if (c) return c.ngettext(singular, plural, count);
+  return count === 1 ? singular : plural;
+}
+
+/** A text whose translation depends on where it is used ("left" end, "left" side…). */
+export function pgettext(context, msgid) {
+  const c = catalog();
+  return c && typeof c.pgettext === "function" ? c.pgettext(context, msgid) : msgid;
+}
+
+/** Fill the named ``%(name)s`` placeholders of a translated text. */
+export function interpolate(format, values) {
+  return format.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
+}
+
+/** The page's language, as Django rendered it on <html lang>. */
+export function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
+
+const formats = new Map();
+
+function cached(kind, options, make) {
+  const key = `${kind}|${pageLanguage()}|${JSON.stringify(options)}`;
+  if (!formats.has(key)) {
+    try {
+      formats.set(key, make(pageLanguage(), options));
+    } catch {
+      // A language tag the browser does not know: its default locale then.
+      formats.set(key, make(undefined, options));
+    }
+  }
+  return formats.get(key);
+}
+
+/** A number as the page's language writes it (1,000 · 1.000 · 1 000). */
+export function formatNumber(value, options = {}) {
+  if (typeof value !== "number" || !Number.isFinite(value)) return String(value ?? "");
+  return cached("number", options, (lang, o) => new Intl.NumberFormat(lang, o)).format(value);
+}
+
+/** A duration in whole seconds, short ("12 s", "12 sek."). */
+export function formatSeconds(seconds) {
+  return formatNumber(seconds, { style: "unit", unit: "second", unitDisplay: "short" });
+}
+
+/** A time of day (hours and minutes) as the page's language writes it. */
+export function formatTime(date) {
+  return cached("time", {}, (lang) => new Intl.DateTimeFormat(lang, { hour: "numeric", minute: "2-digit" }))
+    .format(date);
+}
+
+/** Names joined as the page's language lists them ("Ana and Ben", "Ana y Ben"). */
+export function formatList(items) {
+  return cached("list", {}, (lang) => new Intl.ListFormat(lang, { type: "conjunction" })).format(items);
+}
