@@ -27,7 +27,7 @@ def catalog_path(root: Path, language: str, domain: str) -> Path:
 @cache
 def english_phrases(
     language: str, domains: tuple[str, ...] = ("django",)
-) -> tuple[re.Pattern[str], ...]:
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """The msgids (their literal runs between placeholders) that the catalogs render
     differently in ``language``, except words the translations themselves use
     (loanwords such as a variant's name)."""
@@ -53,14 +53,14 @@ def english_phrases(
                 continue
             phrases.add(run)
     return tuple(
-        re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])") for p in sorted(phrases)
+        (p, re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])")) for p in sorted(phrases)
     )
 
 
 def english_found(
     text: str, language: str, domains: tuple[str, ...] = ("django",)
 ) -> list[str]:
-    return [p.pattern for p in english_phrases(language, domains) if p.search(text)]
+    return [p for p, found in english_phrases(language, domains) if found.search(text)]
 
 
 def readable_text(page: str) -> str:
