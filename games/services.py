@@ -1,10 +1,13 @@
-"""Table writes: create, seat, start, act, tick, presence, back, leave, cancel.
+"""Table writes: create (empty, or started with every seat taken), seat, start, act,
+tick, presence, back, leave, cancel.
 
 Every change runs in one transaction that locks the table row (``select_for_update``),
 saves the table as the next ``seq`` with a ``TableEvent`` (a move, or an empty entry
 for a change of seats or status), decides the next timed job, and posts the seats'
 and spectators' views with that job to ``realtime.outbox``, which sends them after
-commit. Finishing a table is ``games.finish``.
+commit. A table created with every seat taken (``table_seated_create``) is a new row
+nobody sees before the commit, so it takes no lock. Finishing a table is
+``games.finish``.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from prometheus_client import Counter
 
 from games import engine
@@ -141,6 +145,120 @@ def table_create(
         bot_delay_ms=BOT_SPEEDS[bot_speed],
         hand_pause_seconds=hand_pause_seconds,
     )
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaker:
+    """Who takes one seat of a table created full: a player or a computer player.
+
+    ``name`` is a simulated player's generated name (shown with a computer label).
+    """
+
+    user: User | None = None
+    bot_level: str = ""
+    simulated: bool = False
+    name: str = ""
+
+
+SEATED_MODES = (Table.Mode.ONLINE, Table.Mode.FRIEND)
+
+
+def _takers_check(opts: engine.Options, takers: Sequence[SeatTaker]) -> None:
+    """The refusals of ``seat_join`` and ``table_start``, for every seat at once."""
+    if len(takers) > opts.seats:
+        raise TableError("table_full", gettext("This table is full."))
+    if len(takers) < opts.seats:
+        raise TableError(
+            "not_full", gettext("Every seat must be taken before the start.")
+        )
+    users = [t.user.pk for t in takers if t.user is not None]
+    if len(set(users)) != len(users):
+        raise TableError(
+            "already_seated", gettext("A player can hold only one seat of a table.")
+        )
+    for taker in takers:
+        if (taker.user is None) == (not taker.bot_level):
+            raise TableError(
+                "bad_seat", gettext("A seat holds a player or a computer player.")
+            )
+        if taker.bot_level and taker.bot_level not in Seat.BotLevel.values:
+            raise TableError(
+                "bad_seat", gettext("Computer levels are easy, medium or hard.")
+            )
+        if taker.name and not taker.simulated:
+            raise TableError(
+                "bad_seat", gettext("Only a simulated player carries a name.")
+            )
+
+
+def table_seated_create(
+    *,
+    mode: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    seats: Sequence[SeatTaker],
+    host: User | None = None,
+    clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
+    bot_speed: str = DEFAULT_SPEED,
+    hand_pause_seconds: int = 15,
+) -> Table:
+    """A started online or friend table whose seat ``i`` is taken by ``seats[i]``.
+
+    The same rows, log entry (``seq`` 1), frames and timed job as ``table_create``,
+    ``seat_join`` for each seat and ``table_start``, written as three INSERTs: the
+    table already dealt, its seats in one statement, the log entry (that path is
+    about twenty statements, the most of a wave's time: ``bench/matchmaker.py
+    wave``). Every refusal (``TableError``: unknown mode or options, a wrong number
+    of seats, a player twice, a seat that is neither a player nor a computer player)
+    comes before the first write and changes nothing; the writes join the caller's
+    transaction without a savepoint. The frames and the job go out after commit.
+    """
+    if mode not in SEATED_MODES:
+        raise TableError("bad_options", gettext("Unknown table mode."))
+    opts = _options_build(variant, options or {})
+    if clock_seconds is not None and not 5 <= clock_seconds <= 300:
+        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    if bot_speed not in BOT_SPEEDS:
+        raise TableError("bad_options", gettext("Unknown computer speed."))
+    _takers_check(opts, seats)
+    table = Table(
+        mode=mode,
+        variant=opts.variant,
+        options=opts.to_dict(),
+        host=host,
+        seed=secrets.randbits(63),
+        clock_seconds=clock_seconds,
+        bot_delay_ms=BOT_SPEEDS[bot_speed],
+        hand_pause_seconds=hand_pause_seconds,
+        status=Table.Status.PLAYING,
+        started_at=timezone.now(),
+        seq=1,
+    )
+    rows = [
+        Seat(
+            table=table,
+            position=position,
+            team=_team_of(opts, position),
+            user=taker.user,
+            bot_level=taker.bot_level,
+            simulated=taker.simulated,
+            name=taker.name,
+        )
+        for position, taker in enumerate(seats)
+    ]
+    state = engine.new_match(opts, table.seed)
+    table.state = engine.to_json(state)
+    _timer_set(table, timer_next(table=table, seats=rows, state=state))
+    events = list(state.events)
+    with transaction.atomic(savepoint=False):
+        table.save(force_insert=True)
+        Seat.objects.bulk_create(rows)
+        event_append(
+            table=table, seq=1, seat=None, actor="server", action=None, events=events
+        )
+        _post(table, rows, state, events)
+    MOVES.labels("server").inc()
     return table
 
 
