@@ -1,7 +1,6 @@
 """Seat one wave group at a new online table through the ``games`` services.
 
-``games`` has no "create a table with its seats" call, so this composes
-``table_create``, ``seat_join`` and ``table_start`` in the caller's transaction.
+One ``table_seated_create`` per table: the table, dealt, with all its seats.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.models import Table
-from games.services import seat_join, table_create, table_start
+from games.services import SeatTaker, table_seated_create
 from matchmaking.pools import Pool
 
 SIMULATED_LEVELS = ("medium", "hard")
@@ -65,25 +64,24 @@ def table_seat_group(
     all its tables). Call inside a transaction; the table's first frames go out
     after its commit.
     """
-    table = table_create(
+    if users is None:
+        users = get_user_model().objects.in_bulk([m.user_id for m in members])
+    takers = [
+        SeatTaker(
+            bot_level=secrets.choice(SIMULATED_LEVELS),
+            simulated=True,
+            name=simulated_name(),
+        )
+        if member is None
+        else SeatTaker(user=users[member.user_id])
+        for member in _positions(pool, members)
+    ]
+    return table_seated_create(
         mode=Table.Mode.ONLINE,
         variant=pool.variant,
         options=pool.options,
+        seats=takers,
         clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
         hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
         bot_speed=settings.MATCHMAKING_BOT_SPEED,
     )
-    if users is None:
-        users = get_user_model().objects.in_bulk([m.user_id for m in members])
-    for position, member in enumerate(_positions(pool, members)):
-        if member is None:
-            seat_join(
-                table_id=table.pk,
-                bot_level=secrets.choice(SIMULATED_LEVELS),
-                simulated=True,
-                position=position,
-                name=simulated_name(),
-            )
-        else:
-            seat_join(table_id=table.pk, user=users[member.user_id], position=position)
-    return table_start(table_id=table.pk)
