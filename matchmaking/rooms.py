@@ -25,7 +25,14 @@ from games import engine
 from games.errors import TableError
 from games.models import Seat, Table
 from games.rows import table_locked
-from games.services import seat_join, seat_leave, table_create, table_start
+from games.services import (
+    SeatTaker,
+    seat_join,
+    seat_leave,
+    table_create,
+    table_seated_create,
+    table_start,
+)
 from matchmaking.models import (
     Block,
     Room,
@@ -491,23 +498,23 @@ def room_rematch(*, room_id: int, user: AbstractBaseUser) -> Table | None:
 
 def _rematch_start(room: Room, old: Table, seats: list[Seat]) -> Table:
     options = {k: v for k, v in old.options.items() if k != "variant"}
-    new = table_create(
+    count = len(seats)
+    takers: list[SeatTaker | None] = [None] * count
+    for seat in seats:
+        if seat.user_id is not None and not seat.forfeited:
+            taker = SeatTaker(user=seat.user)
+        else:
+            taker = SeatTaker(bot_level=seat.bot_level or room.bot_level)
+        takers[(seat.position + 1) % count] = taker
+    started = table_seated_create(
         mode=Table.Mode.FRIEND,
         variant=old.variant,
         options=options,
+        seats=[t for t in takers if t is not None],
         host=room.host,
         clock_seconds=old.clock_seconds,
         hand_pause_seconds=old.hand_pause_seconds,
     )
-    count = len(seats)
-    for seat in seats:
-        position = (seat.position + 1) % count
-        if seat.user_id is not None and not seat.forfeited:
-            seat_join(table_id=new.pk, user=seat.user, position=position)
-        else:
-            level = seat.bot_level or room.bot_level
-            seat_join(table_id=new.pk, bot_level=level, position=position)
-    started = table_start(table_id=new.pk)
     room.table = started
     room.save(update_fields=["table"])
     _event(room, RoomEvent.Kind.STARTED)
