@@ -308,6 +308,40 @@ def seat_join(
 
 
 @transaction.atomic
+def seat_move(*, table_id: int, user_id: int, position: int) -> None:
+    """Move a player of a waiting table to seat ``position``, swapping with whoever
+    sits there (a friend room's host chooses partners by seat).
+
+    Raises ``TableError`` (nothing changed) for a table that is not waiting, a seat
+    outside the table and a player without a seat.
+    """
+    table = _table_lock(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting", gettext("This table has started already."))
+    opts = engine.Options.from_dict(table.options)
+    if not 0 <= position < opts.seats:
+        raise TableError("bad_seat", gettext("Choose one of the table's seats."))
+    seats = {s.position: s for s in table.seats.all()}
+    seat = next((s for s in seats.values() if s.user_id == user_id), None)
+    if seat is None:
+        raise TableError("not_seated", gettext("That player has no seat here."))
+    if seat.position == position:
+        return
+    other = seats.get(position)
+    origin = seat.position
+    if other is not None:
+        # The unique (table, position) constraint: park one seat outside the range.
+        Seat.objects.filter(pk=other.pk).update(position=opts.seats + 1)
+    Seat.objects.filter(pk=seat.pk).update(
+        position=position, team=_team_of(opts, position)
+    )
+    if other is not None:
+        Seat.objects.filter(pk=other.pk).update(
+            position=origin, team=_team_of(opts, origin)
+        )
+
+
+@transaction.atomic
 def table_start(*, table_id: int) -> Table:
     """Deal the first hand of a waiting table whose seats are all taken."""
     table = _table_lock(table_id)
@@ -593,6 +627,20 @@ def seat_leave(*, table_id: int, user: User) -> None:
     state = _state(table)
     timer = timer_next(table=table, seats=seats, state=state)
     _change(table, seats, state, position=seat.position, timer=timer)
+
+
+def table_waiting_cancel(*, table_id: int) -> bool:
+    """Cancel a table that never started (a friend room closed before its start).
+
+    It has no moves, no log and nobody watching, so unlike ``table_cancel`` it
+    takes no ``seq`` and announces nothing. True if this call cancelled it; a table
+    that started, or was cancelled already, is left as it is.
+    """
+    return bool(
+        Table.objects.filter(pk=table_id, status=Table.Status.WAITING).update(
+            status=Table.Status.CANCELLED, finished_at=timezone.now()
+        )
+    )
 
 
 @transaction.atomic

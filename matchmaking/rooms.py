@@ -24,14 +24,15 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.errors import TableError
 from games.models import Seat, Table
-from games.rows import table_locked
 from games.services import (
     SeatTaker,
     seat_join,
     seat_leave,
+    seat_move,
     table_create,
     table_seated_create,
     table_start,
+    table_waiting_cancel,
 )
 from matchmaking.models import (
     Block,
@@ -119,10 +120,7 @@ def _close(room: Room) -> None:
     RoomInvitation.objects.filter(
         room=room, status=RoomInvitation.Status.PENDING
     ).update(status=RoomInvitation.Status.EXPIRED)
-    # An empty waiting table has no moves and no seats: nothing to keep.
-    Table.objects.filter(pk=room.table_id, status=Table.Status.WAITING).update(
-        status=Table.Status.CANCELLED, finished_at=timezone.now()
-    )
+    table_waiting_cancel(table_id=room.table_id)
     _event(room, RoomEvent.Kind.CLOSED)
 
 
@@ -373,30 +371,21 @@ def room_seat_move(
     room = _room_lock(room_id)
     _require_host(room, user)
     _require_open(room)
-    table = table_locked(room.table_id)
-    if table is None:
-        raise RoomError("no_room", _("There is no such room."))
     if not 0 <= position < _seat_count(room):
         raise RoomError("bad_seat", _("Choose one of the room's seats."))
-    seats = {s.position: s for s in _seats(room)}
-    seat = next((s for s in seats.values() if s.user_id == player_id), None)
+    not_seated = RoomError("not_seated", _("That player has no seat in this room."))
+    seat = next((s for s in _seats(room) if s.user_id == player_id), None)
     if seat is None:
-        raise RoomError("not_seated", _("That player has no seat in this room."))
+        raise not_seated
     if seat.position == position:
         return
-    options = engine.Options.from_dict(table.options)
-    other = seats.get(position)
-    origin = seat.position
-    if other is not None:
-        # The unique (table, position) constraint: park one seat outside the range.
-        Seat.objects.filter(pk=other.pk).update(position=options.seats + 1)
-    Seat.objects.filter(pk=seat.pk).update(
-        position=position, team=position % 2 if options.partnership else None
-    )
-    if other is not None:
-        Seat.objects.filter(pk=other.pk).update(
-            position=origin, team=origin % 2 if options.partnership else None
-        )
+    try:
+        seat_move(table_id=room.table_id, user_id=player_id, position=position)
+    except TableError as err:
+        # The player left through the table page meanwhile.
+        if err.code == "not_seated":
+            raise not_seated from None
+        raise RoomError("started", _("This game has already started.")) from None
     _event(room, RoomEvent.Kind.MOVED, seat.user.get_username())
 
 
