@@ -5,7 +5,7 @@ Every change runs in one transaction that locks the table row (``select_for_upda
 saves the table as the next ``seq`` with a ``TableEvent`` (a move, or an empty entry
 for a change of seats or status), decides the next timed job, and posts the seats'
 and spectators' views with that job to ``realtime.outbox``, which sends them after
-commit. A table created with every seat taken (``table_seated_create``) is a new row
+commit. A table created with every seat taken (``tables_seated_create``) is a new row
 nobody sees before the commit, so it takes no lock. Finishing a table is
 ``games.finish``.
 """
@@ -192,6 +192,105 @@ def _takers_check(opts: engine.Options, takers: Sequence[SeatTaker]) -> None:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    """One table for ``tables_seated_create``: its shape, and seat ``i`` taken by
+    ``seats[i]``. The fields are ``table_create``'s, and mean the same."""
+
+    mode: str
+    variant: str
+    seats: Sequence[SeatTaker]
+    options: Mapping[str, Any] | None = None
+    host: User | None = None
+    clock_seconds: int | None = DEFAULT_CLOCK_SECONDS
+    bot_speed: str = DEFAULT_SPEED
+    hand_pause_seconds: int = 15
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealt:
+    """A planned table built in memory, dealt, with its seats and first log entry."""
+
+    table: Table
+    seats: list[Seat]
+    state: engine.State
+    events: list[dict[str, Any]]
+
+
+def _seated_build(plan: TablePlan) -> _Dealt:
+    """Check ``plan`` (``TableError`` if refused) and deal its table in memory."""
+    if plan.mode not in SEATED_MODES:
+        raise TableError("bad_options", gettext("Unknown table mode."))
+    opts = _options_build(plan.variant, plan.options or {})
+    clock = plan.clock_seconds
+    if clock is not None and not 5 <= clock <= 300:
+        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    if plan.bot_speed not in BOT_SPEEDS:
+        raise TableError("bad_options", gettext("Unknown computer speed."))
+    _takers_check(opts, plan.seats)
+    table = Table(
+        mode=plan.mode,
+        variant=opts.variant,
+        options=opts.to_dict(),
+        host=plan.host,
+        seed=secrets.randbits(63),
+        clock_seconds=clock,
+        bot_delay_ms=BOT_SPEEDS[plan.bot_speed],
+        hand_pause_seconds=plan.hand_pause_seconds,
+        status=Table.Status.PLAYING,
+        started_at=timezone.now(),
+        seq=1,
+    )
+    seats = [
+        Seat(
+            table=table,
+            position=position,
+            team=_team_of(opts, position),
+            user=taker.user,
+            bot_level=taker.bot_level,
+            simulated=taker.simulated,
+            name=taker.name,
+        )
+        for position, taker in enumerate(plan.seats)
+    ]
+    state = engine.new_match(opts, table.seed)
+    table.state = engine.to_json(state)
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    return _Dealt(table=table, seats=seats, state=state, events=list(state.events))
+
+
+def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
+    """Started online or friend tables, one per plan, with every seat taken.
+
+    The same rows, log entry (``seq`` 1), frames and timed job per table as
+    ``table_create``, ``seat_join`` for each seat and ``table_start``, written as
+    three INSERTs for all the tables together: the tables already dealt, their
+    seats, their log entries. That path is about twenty statements per table, which
+    were most of a wave's time (``bench/matchmaker.py wave``). Every refusal
+    (``TableError``: an unknown mode or options, a wrong number of seats, a player
+    twice, a seat that is neither a player nor a computer player) comes before the
+    first write and changes nothing; the writes join the caller's transaction
+    without a savepoint. The frames and the jobs go out after commit.
+    """
+    dealt = [_seated_build(plan) for plan in plans]
+    if not dealt:
+        return []
+    tables = [d.table for d in dealt]
+    with transaction.atomic(savepoint=False):
+        Table.objects.bulk_create(tables)  # sets their ids (PostgreSQL, SQLite 3.35+)
+        Seat.objects.bulk_create([seat for d in dealt for seat in d.seats])
+        TableEvent.objects.bulk_create(
+            [
+                TableEvent(table=d.table, seq=1, actor="server", events=d.events)
+                for d in dealt
+            ]
+        )
+        for d in dealt:
+            _post(d.table, d.seats, d.state, d.events)
+    MOVES.labels("server").inc(len(dealt))
+    return tables
+
+
 def table_seated_create(
     *,
     mode: str,
@@ -203,63 +302,19 @@ def table_seated_create(
     bot_speed: str = DEFAULT_SPEED,
     hand_pause_seconds: int = 15,
 ) -> Table:
-    """A started online or friend table whose seat ``i`` is taken by ``seats[i]``.
-
-    The same rows, log entry (``seq`` 1), frames and timed job as ``table_create``,
-    ``seat_join`` for each seat and ``table_start``, written as three INSERTs: the
-    table already dealt, its seats in one statement, the log entry (that path is
-    about twenty statements, the most of a wave's time: ``bench/matchmaker.py
-    wave``). Every refusal (``TableError``: unknown mode or options, a wrong number
-    of seats, a player twice, a seat that is neither a player nor a computer player)
-    comes before the first write and changes nothing; the writes join the caller's
-    transaction without a savepoint. The frames and the job go out after commit.
-    """
-    if mode not in SEATED_MODES:
-        raise TableError("bad_options", gettext("Unknown table mode."))
-    opts = _options_build(variant, options or {})
-    if clock_seconds is not None and not 5 <= clock_seconds <= 300:
-        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
-    if bot_speed not in BOT_SPEEDS:
-        raise TableError("bad_options", gettext("Unknown computer speed."))
-    _takers_check(opts, seats)
-    table = Table(
+    """One started table whose seat ``i`` is taken by ``seats[i]``: the
+    ``tables_seated_create`` of one plan."""
+    plan = TablePlan(
         mode=mode,
-        variant=opts.variant,
-        options=opts.to_dict(),
+        variant=variant,
+        options=options,
+        seats=seats,
         host=host,
-        seed=secrets.randbits(63),
         clock_seconds=clock_seconds,
-        bot_delay_ms=BOT_SPEEDS[bot_speed],
+        bot_speed=bot_speed,
         hand_pause_seconds=hand_pause_seconds,
-        status=Table.Status.PLAYING,
-        started_at=timezone.now(),
-        seq=1,
     )
-    rows = [
-        Seat(
-            table=table,
-            position=position,
-            team=_team_of(opts, position),
-            user=taker.user,
-            bot_level=taker.bot_level,
-            simulated=taker.simulated,
-            name=taker.name,
-        )
-        for position, taker in enumerate(seats)
-    ]
-    state = engine.new_match(opts, table.seed)
-    table.state = engine.to_json(state)
-    _timer_set(table, timer_next(table=table, seats=rows, state=state))
-    events = list(state.events)
-    with transaction.atomic(savepoint=False):
-        table.save(force_insert=True)
-        Seat.objects.bulk_create(rows)
-        event_append(
-            table=table, seq=1, seat=None, actor="server", action=None, events=events
-        )
-        _post(table, rows, state, events)
-    MOVES.labels("server").inc()
-    return table
+    return tables_seated_create(plans=[plan])[0]
 
 
 @transaction.atomic

@@ -37,7 +37,7 @@ from matchmaking.conduct import cooldown_check
 from matchmaking.errors import MatchError
 from matchmaking.models import Block, PoolWave, Rating, Search
 from matchmaking.pools import Pool, pool_get, pools_all
-from matchmaking.seating import Member, table_seat_group
+from matchmaking.seating import Member, groups_seat
 from matchmaking.waves import Gap, Waiting, wave_first_groups
 
 logger = logging.getLogger(__name__)
@@ -192,16 +192,20 @@ def _seat_all(
         .values_list("pk", flat=True)
     )
     users = get_user_model().objects.in_bulk([w.user_id for g in batch for w in g])
-    tables: list[int | None] = []
+    seating = [i for i, group in enumerate(batch) if all(w.id in still for w in group)]
+    created = groups_seat(
+        pool=pool,
+        groups=[
+            [Member(user_id=w.user_id, rating=w.rating) for w in batch[i]]
+            for i in seating
+        ],
+        users=users,
+    )
+    tables: list[int | None] = [None] * len(batch)
     marks: dict[int, int] = {}  # search id -> table id
-    for group in batch:
-        if not all(w.id in still for w in group):
-            tables.append(None)
-            continue
-        members = [Member(user_id=w.user_id, rating=w.rating) for w in group]
-        table_id = table_seat_group(pool=pool, members=members, users=users).pk
-        tables.append(table_id)
-        marks.update((w.id, table_id) for w in group)
+    for i, table in zip(seating, created, strict=True):
+        tables[i] = table.pk
+        marks.update((w.id, table.pk) for w in batch[i])
     if marks:
         table_of = Case(*(When(pk=s, then=Value(t)) for s, t in marks.items()))
         marked = Search.objects.filter(

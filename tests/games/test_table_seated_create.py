@@ -1,4 +1,4 @@
-"""``table_seated_create``: a started table with all its seats, in one call."""
+"""``tables_seated_create``: started tables with all their seats, in one call."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from games.models import Seat, Table, TableEvent
 from games.replay import table_verify
 from games.services import (
     SeatTaker,
+    TablePlan,
     seat_join,
     table_create,
     table_seated_create,
     table_start,
+    tables_seated_create,
 )
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +81,7 @@ def test_an_online_table_starts_with_every_seat_taken(make_user):
     event = TableEvent.objects.get(table=table)
     assert (event.seq, event.actor, event.seat) == (1, "server", None)
     assert event.action is None
+    assert TableEvent.objects.filter(table=table, action__isnull=True).exists()
     assert event.events  # the deal's events
     table_verify(table=table)  # the seed and the log give the stored state
 
@@ -229,12 +232,45 @@ def test_a_player_twice_or_a_seat_of_both_kinds_is_refused(make_user):
     refused("bad_seat", make_user, seats=[both, SeatTaker(bot_level="easy")])
 
 
-def test_a_table_is_three_statements_whatever_its_seat_count(
+def plan(*takers, **options):
+    return TablePlan(
+        mode=Table.Mode.ONLINE, variant="draw", options=options, seats=list(takers)
+    )
+
+
+def test_tables_are_three_statements_together_whatever_their_number_and_size(
     make_user, django_assert_num_queries
 ):
-    """The table, its seats in one INSERT, its log entry: no statement per seat."""
-    people = [make_user() for _ in range(4)]
+    """The tables, their seats, their log entries: no statement per table or seat."""
+    people = [make_user() for _ in range(6)]
     with django_assert_num_queries(3):
         online([SeatTaker(user=people[0]), SeatTaker(bot_level="easy")])
     with django_assert_num_queries(3):
-        online([SeatTaker(user=p) for p in people], seats=4, partnership=True)
+        tables = tables_seated_create(
+            plans=[
+                plan(SeatTaker(user=people[0]), SeatTaker(user=people[1])),
+                plan(*(SeatTaker(user=p) for p in people[2:]), seats=4),
+                plan(SeatTaker(bot_level="hard"), SeatTaker(user=people[1])),
+            ]
+        )
+    seated = {
+        t.pk: list(Seat.objects.filter(table=t).values_list("user_id", flat=True))
+        for t in tables
+    }
+    assert list(seated.values()) == [
+        [people[0].pk, people[1].pk],
+        [p.pk for p in people[2:]],
+        [None, people[1].pk],
+    ]
+    assert TableEvent.objects.filter(table__in=tables, seq=1).count() == 3
+    assert tables_seated_create(plans=[]) == []
+
+
+def test_one_refused_plan_creates_no_table_at_all(make_user, pushes):
+    ana, ben = make_user("ana"), make_user("ben")
+    good = plan(SeatTaker(user=ana), SeatTaker(user=ben))
+    with pytest.raises(TableError) as err:
+        tables_seated_create(plans=[good, plan(SeatTaker(user=ana))])
+    assert err.value.code == "not_full"
+    assert not Table.objects.exists() and not Seat.objects.exists()
+    assert pushes == []
