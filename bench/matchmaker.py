@@ -15,7 +15,7 @@ wave, and the seating per table. Target (issue 20): <= 250 ms.
 "Find a table" to the table page, two clients against a real server (daphne on the
 embedded default, its in-process worker running the beat's waves):
 
-    .venv/bin/python bench/matchmaker.py latency [--rounds 10]
+    .venv/bin/python bench/matchmaker.py latency [--rounds 10] [--port N]
 
 prints the median and spread, per client, from sending ``search`` on ``/ws/lobby/`` to
 the table page's HTTP response. Target: p50 <= the wave interval + 300 ms.
@@ -181,7 +181,9 @@ def bench_wave(players: int, rounds: int) -> None:
     )
 
 
-def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+def _serve(
+    db: Path, port: int = 0
+) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
     env = {
         k: v
         for k, v in os.environ.items()
@@ -197,7 +199,7 @@ def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
     import socket
 
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("127.0.0.1", port))  # 0: any free port
         port = s.getsockname()[1]
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-p", str(port), "config.asgi:application"],
@@ -239,9 +241,9 @@ async def _find(url: str, cookie: str) -> float:
     return time.perf_counter() - t0
 
 
-def bench_latency(rounds: int) -> None:
+def bench_latency(rounds: int, port: int = 0) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="mm-bench-"))
-    proc, url, env = _serve(tmp / "db.sqlite3")
+    proc, url, env = _serve(tmp / "db.sqlite3", port)
     try:
         _setup({"SQLITE_PATH": str(tmp / "db.sqlite3")})
         from django.conf import settings
@@ -284,11 +286,12 @@ def main() -> None:
     parser.add_argument("what", choices=["wave", "latency"])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--port", type=int, default=0, help="latency: daphne's port")
     args = parser.parse_args()
     if args.what == "wave":
         bench_wave(args.players, args.rounds)
     else:
-        bench_latency(args.rounds)
+        bench_latency(args.rounds, args.port)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
-"""Table writes: create, seat, start, act, tick, presence, back, leave, cancel.
+"""Table writes: create (empty, or started with every seat taken), seat, start, act,
+tick, presence, back, leave, cancel.
 
 Every change runs in one transaction that locks the table row (``select_for_update``),
 saves the table as the next ``seq`` with a ``TableEvent`` (a move, or an empty entry
 for a change of seats or status), decides the next timed job, and posts the seats'
 and spectators' views with that job to ``realtime.outbox``, which sends them after
-commit. Finishing a table is ``games.finish``.
+commit. A table created with every seat taken (``tables_seated_create``) is a new row
+nobody sees before the commit, so it takes no lock. Finishing a table is
+``games.finish``.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from prometheus_client import Counter
 
 from games import engine
@@ -144,6 +148,175 @@ def table_create(
     return table
 
 
+@dataclass(frozen=True, slots=True)
+class SeatTaker:
+    """Who takes one seat of a table created full: a player or a computer player.
+
+    ``name`` is a simulated player's generated name (shown with a computer label).
+    """
+
+    user: User | None = None
+    bot_level: str = ""
+    simulated: bool = False
+    name: str = ""
+
+
+SEATED_MODES = (Table.Mode.ONLINE, Table.Mode.FRIEND)
+
+
+def _takers_check(opts: engine.Options, takers: Sequence[SeatTaker]) -> None:
+    """The refusals of ``seat_join`` and ``table_start``, for every seat at once."""
+    if len(takers) > opts.seats:
+        raise TableError("table_full", gettext("This table is full."))
+    if len(takers) < opts.seats:
+        raise TableError(
+            "not_full", gettext("Every seat must be taken before the start.")
+        )
+    users = [t.user.pk for t in takers if t.user is not None]
+    if len(set(users)) != len(users):
+        raise TableError(
+            "already_seated", gettext("A player can hold only one seat of a table.")
+        )
+    for taker in takers:
+        if (taker.user is None) == (not taker.bot_level):
+            raise TableError(
+                "bad_seat", gettext("A seat holds a player or a computer player.")
+            )
+        if taker.bot_level and taker.bot_level not in Seat.BotLevel.values:
+            raise TableError(
+                "bad_seat", gettext("Computer levels are easy, medium or hard.")
+            )
+        if taker.name and not taker.simulated:
+            raise TableError(
+                "bad_seat", gettext("Only a simulated player carries a name.")
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    """One table for ``tables_seated_create``: its shape, and seat ``i`` taken by
+    ``seats[i]``. The fields are ``table_create``'s, and mean the same."""
+
+    mode: str
+    variant: str
+    seats: Sequence[SeatTaker]
+    options: Mapping[str, Any] | None = None
+    host: User | None = None
+    clock_seconds: int | None = DEFAULT_CLOCK_SECONDS
+    bot_speed: str = DEFAULT_SPEED
+    hand_pause_seconds: int = 15
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealt:
+    """A planned table built in memory, dealt, with its seats and first log entry."""
+
+    table: Table
+    seats: list[Seat]
+    state: engine.State
+    events: list[dict[str, Any]]
+
+
+def _seated_build(plan: TablePlan) -> _Dealt:
+    """Check ``plan`` (``TableError`` if refused) and deal its table in memory."""
+    if plan.mode not in SEATED_MODES:
+        raise TableError("bad_options", gettext("Unknown table mode."))
+    opts = _options_build(plan.variant, plan.options or {})
+    clock = plan.clock_seconds
+    if clock is not None and not 5 <= clock <= 300:
+        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    if plan.bot_speed not in BOT_SPEEDS:
+        raise TableError("bad_options", gettext("Unknown computer speed."))
+    _takers_check(opts, plan.seats)
+    table = Table(
+        mode=plan.mode,
+        variant=opts.variant,
+        options=opts.to_dict(),
+        host=plan.host,
+        seed=secrets.randbits(63),
+        clock_seconds=clock,
+        bot_delay_ms=BOT_SPEEDS[plan.bot_speed],
+        hand_pause_seconds=plan.hand_pause_seconds,
+        status=Table.Status.PLAYING,
+        started_at=timezone.now(),
+        seq=1,
+    )
+    seats = [
+        Seat(
+            table=table,
+            position=position,
+            team=_team_of(opts, position),
+            user=taker.user,
+            bot_level=taker.bot_level,
+            simulated=taker.simulated,
+            name=taker.name,
+        )
+        for position, taker in enumerate(plan.seats)
+    ]
+    state = engine.new_match(opts, table.seed)
+    table.state = engine.to_json(state)
+    _timer_set(table, timer_next(table=table, seats=seats, state=state))
+    return _Dealt(table=table, seats=seats, state=state, events=list(state.events))
+
+
+def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
+    """Started online or friend tables, one per plan, with every seat taken.
+
+    The same rows, log entry (``seq`` 1), frames and timed job per table as
+    ``table_create``, ``seat_join`` for each seat and ``table_start``, written as
+    three INSERTs for all the tables together: the tables already dealt, their
+    seats, their log entries. That path is about twenty statements per table, which
+    were most of a wave's time (``bench/matchmaker.py wave``). Every refusal
+    (``TableError``: an unknown mode or options, a wrong number of seats, a player
+    twice, a seat that is neither a player nor a computer player) comes before the
+    first write and changes nothing; the writes join the caller's transaction
+    without a savepoint. The frames and the jobs go out after commit.
+    """
+    dealt = [_seated_build(plan) for plan in plans]
+    if not dealt:
+        return []
+    tables = [d.table for d in dealt]
+    with transaction.atomic(savepoint=False):
+        Table.objects.bulk_create(tables)  # sets their ids (PostgreSQL, SQLite 3.35+)
+        Seat.objects.bulk_create([seat for d in dealt for seat in d.seats])
+        TableEvent.objects.bulk_create(
+            [
+                TableEvent(table=d.table, seq=1, actor="server", events=d.events)
+                for d in dealt
+            ]
+        )
+        for d in dealt:
+            _post(d.table, d.seats, d.state, d.events)
+    MOVES.labels("server").inc(len(dealt))
+    return tables
+
+
+def table_seated_create(
+    *,
+    mode: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    seats: Sequence[SeatTaker],
+    host: User | None = None,
+    clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
+    bot_speed: str = DEFAULT_SPEED,
+    hand_pause_seconds: int = 15,
+) -> Table:
+    """One started table whose seat ``i`` is taken by ``seats[i]``: the
+    ``tables_seated_create`` of one plan."""
+    plan = TablePlan(
+        mode=mode,
+        variant=variant,
+        options=options,
+        seats=seats,
+        host=host,
+        clock_seconds=clock_seconds,
+        bot_speed=bot_speed,
+        hand_pause_seconds=hand_pause_seconds,
+    )
+    return tables_seated_create(plans=[plan])[0]
+
+
 @transaction.atomic
 def seat_join(
     *,
@@ -187,6 +360,40 @@ def seat_join(
         name=name,
     )
     return seat
+
+
+@transaction.atomic
+def seat_move(*, table_id: int, user_id: int, position: int) -> None:
+    """Move a player of a waiting table to seat ``position``, swapping with whoever
+    sits there (a friend room's host chooses partners by seat).
+
+    Raises ``TableError`` (nothing changed) for a table that is not waiting, a seat
+    outside the table and a player without a seat.
+    """
+    table = _table_lock(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting", gettext("This table has started already."))
+    opts = engine.Options.from_dict(table.options)
+    if not 0 <= position < opts.seats:
+        raise TableError("bad_seat", gettext("Choose one of the table's seats."))
+    seats = {s.position: s for s in table.seats.all()}
+    seat = next((s for s in seats.values() if s.user_id == user_id), None)
+    if seat is None:
+        raise TableError("not_seated", gettext("That player has no seat here."))
+    if seat.position == position:
+        return
+    other = seats.get(position)
+    origin = seat.position
+    if other is not None:
+        # The unique (table, position) constraint: park one seat outside the range.
+        Seat.objects.filter(pk=other.pk).update(position=opts.seats + 1)
+    Seat.objects.filter(pk=seat.pk).update(
+        position=position, team=_team_of(opts, position)
+    )
+    if other is not None:
+        Seat.objects.filter(pk=other.pk).update(
+            position=origin, team=_team_of(opts, origin)
+        )
 
 
 @transaction.atomic
@@ -475,6 +682,20 @@ def seat_leave(*, table_id: int, user: User) -> None:
     state = _state(table)
     timer = timer_next(table=table, seats=seats, state=state)
     _change(table, seats, state, position=seat.position, timer=timer)
+
+
+def table_waiting_cancel(*, table_id: int) -> bool:
+    """Cancel a table that never started (a friend room closed before its start).
+
+    It has no moves, no log and nobody watching, so unlike ``table_cancel`` it
+    takes no ``seq`` and announces nothing. True if this call cancelled it; a table
+    that started, or was cancelled already, is left as it is.
+    """
+    return bool(
+        Table.objects.filter(pk=table_id, status=Table.Status.WAITING).update(
+            status=Table.Status.CANCELLED, finished_at=timezone.now()
+        )
+    )
 
 
 @transaction.atomic

@@ -24,8 +24,16 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.errors import TableError
 from games.models import Seat, Table
-from games.rows import table_locked
-from games.services import seat_join, seat_leave, table_create, table_start
+from games.services import (
+    SeatTaker,
+    seat_join,
+    seat_leave,
+    seat_move,
+    table_create,
+    table_seated_create,
+    table_start,
+    table_waiting_cancel,
+)
 from matchmaking.models import (
     Block,
     Room,
@@ -112,10 +120,7 @@ def _close(room: Room) -> None:
     RoomInvitation.objects.filter(
         room=room, status=RoomInvitation.Status.PENDING
     ).update(status=RoomInvitation.Status.EXPIRED)
-    # An empty waiting table has no moves and no seats: nothing to keep.
-    Table.objects.filter(pk=room.table_id, status=Table.Status.WAITING).update(
-        status=Table.Status.CANCELLED, finished_at=timezone.now()
-    )
+    table_waiting_cancel(table_id=room.table_id)
     _event(room, RoomEvent.Kind.CLOSED)
 
 
@@ -366,30 +371,21 @@ def room_seat_move(
     room = _room_lock(room_id)
     _require_host(room, user)
     _require_open(room)
-    table = table_locked(room.table_id)
-    if table is None:
-        raise RoomError("no_room", _("There is no such room."))
     if not 0 <= position < _seat_count(room):
         raise RoomError("bad_seat", _("Choose one of the room's seats."))
-    seats = {s.position: s for s in _seats(room)}
-    seat = next((s for s in seats.values() if s.user_id == player_id), None)
+    not_seated = RoomError("not_seated", _("That player has no seat in this room."))
+    seat = next((s for s in _seats(room) if s.user_id == player_id), None)
     if seat is None:
-        raise RoomError("not_seated", _("That player has no seat in this room."))
+        raise not_seated
     if seat.position == position:
         return
-    options = engine.Options.from_dict(table.options)
-    other = seats.get(position)
-    origin = seat.position
-    if other is not None:
-        # The unique (table, position) constraint: park one seat outside the range.
-        Seat.objects.filter(pk=other.pk).update(position=options.seats + 1)
-    Seat.objects.filter(pk=seat.pk).update(
-        position=position, team=position % 2 if options.partnership else None
-    )
-    if other is not None:
-        Seat.objects.filter(pk=other.pk).update(
-            position=origin, team=origin % 2 if options.partnership else None
-        )
+    try:
+        seat_move(table_id=room.table_id, user_id=player_id, position=position)
+    except TableError as err:
+        # The player left through the table page meanwhile.
+        if err.code == "not_seated":
+            raise not_seated from None
+        raise RoomError("started", _("This game has already started.")) from None
     _event(room, RoomEvent.Kind.MOVED, seat.user.get_username())
 
 
@@ -491,23 +487,23 @@ def room_rematch(*, room_id: int, user: AbstractBaseUser) -> Table | None:
 
 def _rematch_start(room: Room, old: Table, seats: list[Seat]) -> Table:
     options = {k: v for k, v in old.options.items() if k != "variant"}
-    new = table_create(
+    count = len(seats)
+    takers: list[SeatTaker | None] = [None] * count
+    for seat in seats:
+        if seat.user_id is not None and not seat.forfeited:
+            taker = SeatTaker(user=seat.user)
+        else:
+            taker = SeatTaker(bot_level=seat.bot_level or room.bot_level)
+        takers[(seat.position + 1) % count] = taker
+    started = table_seated_create(
         mode=Table.Mode.FRIEND,
         variant=old.variant,
         options=options,
+        seats=[t for t in takers if t is not None],
         host=room.host,
         clock_seconds=old.clock_seconds,
         hand_pause_seconds=old.hand_pause_seconds,
     )
-    count = len(seats)
-    for seat in seats:
-        position = (seat.position + 1) % count
-        if seat.user_id is not None and not seat.forfeited:
-            seat_join(table_id=new.pk, user=seat.user, position=position)
-        else:
-            level = seat.bot_level or room.bot_level
-            seat_join(table_id=new.pk, bot_level=level, position=position)
-    started = table_start(table_id=new.pk)
     room.table = started
     room.save(update_fields=["table"])
     _event(room, RoomEvent.Kind.STARTED)

@@ -1,7 +1,7 @@
-"""Seat one wave group at a new online table through the ``games`` services.
+"""Seat a wave's groups at new online tables through the ``games`` services.
 
-``games`` has no "create a table with its seats" call, so this composes
-``table_create``, ``seat_join`` and ``table_start`` in the caller's transaction.
+The tables of a wave are written together by ``tables_seated_create``: dealt, with
+all their seats.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.models import Table
-from games.services import seat_join, table_create, table_start
+from games.services import SeatTaker, TablePlan, tables_seated_create
 from matchmaking.pools import Pool
 
 SIMULATED_LEVELS = ("medium", "hard")
@@ -53,37 +53,44 @@ def _positions(pool: Pool, members: Sequence[Member]) -> list[Member | None]:
     return ordered
 
 
-def table_seat_group(
+def groups_seat(
     *,
     pool: Pool,
-    members: Sequence[Member],
+    groups: Sequence[Sequence[Member]],
     users: Mapping[int, AbstractBaseUser] | None = None,
-) -> Table:
-    """A started online table of ``members``, empty seats given to simulated players.
+) -> list[Table]:
+    """A started online table per group, empty seats given to simulated players.
 
-    ``users`` may hold the members' users already read (a wave reads them once for
-    all its tables). Call inside a transaction; the table's first frames go out
-    after its commit.
+    All the tables are written together (``tables_seated_create``). ``users`` may
+    hold the members' users already read (a wave reads them once for all its
+    tables). Call inside a transaction; the tables' first frames go out after its
+    commit.
     """
-    table = table_create(
-        mode=Table.Mode.ONLINE,
-        variant=pool.variant,
-        options=pool.options,
-        clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
-        hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
-        bot_speed=settings.MATCHMAKING_BOT_SPEED,
-    )
     if users is None:
-        users = get_user_model().objects.in_bulk([m.user_id for m in members])
-    for position, member in enumerate(_positions(pool, members)):
-        if member is None:
-            seat_join(
-                table_id=table.pk,
-                bot_level=secrets.choice(SIMULATED_LEVELS),
-                simulated=True,
-                position=position,
-                name=simulated_name(),
-            )
-        else:
-            seat_join(table_id=table.pk, user=users[member.user_id], position=position)
-    return table_start(table_id=table.pk)
+        users = get_user_model().objects.in_bulk(
+            [m.user_id for members in groups for m in members]
+        )
+    plans = [
+        TablePlan(
+            mode=Table.Mode.ONLINE,
+            variant=pool.variant,
+            options=pool.options,
+            seats=[_taker(member, users) for member in _positions(pool, members)],
+            clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
+            hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
+            bot_speed=settings.MATCHMAKING_BOT_SPEED,
+        )
+        for members in groups
+    ]
+    return tables_seated_create(plans=plans)
+
+
+def _taker(member: Member | None, users: Mapping[int, AbstractBaseUser]) -> SeatTaker:
+    """The member's own seat, or a simulated player of a random level and name."""
+    if member is None:
+        return SeatTaker(
+            bot_level=secrets.choice(SIMULATED_LEVELS),
+            simulated=True,
+            name=simulated_name(),
+        )
+    return SeatTaker(user=users[member.user_id])

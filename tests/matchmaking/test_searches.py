@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Seat, Table
@@ -158,3 +160,20 @@ def test_a_crowded_pool_queues_a_wave_at_once(
     with django_capture_on_commit_callbacks(execute=True):
         search_start(user_id=make_user("p3").pk, pool_key="draw-2")
     assert no_wave_tasks == ["draw-2"]  # two tables' worth: a wave at once
+
+
+def test_a_wave_seats_its_tables_in_the_same_statements_however_many(make_user):
+    """The tables of a wave are written together: no statement per table, seat or
+    player."""
+
+    def wave_statements(players: int, pool: str) -> tuple[int, int]:
+        for _ in range(players):
+            search_start(user_id=make_user().pk, pool_key=pool)
+        with CaptureQueriesContext(connection) as captured:
+            result = wave_run(pool_key=pool)
+        return len(result.tables), len(captured)
+
+    tables, one = wave_statements(2, "draw-2")
+    assert tables == 1
+    assert wave_statements(6, "draw-2") == (3, one)
+    assert wave_statements(4, "draw-4p") == (1, one)
