@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -87,7 +88,7 @@ def shop_buy(request: SignedInRequest) -> HttpResponse:
             _("Bought: %(item)s, active until %(end)s UTC.")
             % {
                 "item": item_name(boost.kind),
-                "end": boost.ends_at.strftime("%Y-%m-%d %H:%M"),
+                "end": formats.date_format(boost.ends_at, "SHORT_DATETIME_FORMAT"),
             },
         )
     return redirect("shop")

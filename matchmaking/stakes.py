@@ -64,7 +64,7 @@ class StakeShape:
 
     @property
     def label(self) -> str:
-        title = str(VARIANTS[self.variant].title)
+        title = _(VARIANTS[self.variant].title)
         if self.partnership:
             return _("%(variant)s, %(seats)d players in partnership") % {
                 "variant": title,
