@@ -98,7 +98,7 @@ class TransactionAdmin(ReadOnlyAdmin):
                 )
         context = {
             **self.admin_site.each_context(request),
-            "title": "Correct the ledger",
+            "title": gettext("Correct the ledger"),
             "form": form,
             "opts": self.model._meta,
         }

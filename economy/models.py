@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class LedgerImmutable(Exception):
@@ -81,14 +82,14 @@ class Transaction(models.Model):
     """One immutable movement of coins, identified by a unique idempotency key."""
 
     class Kind(models.TextChoices):
-        SIGNUP = "signup", "sign-up grant"
-        DAILY = "daily", "daily bonus"
-        ENTRY = "entry", "entry fee"
-        PAYOUT = "payout", "pot payout"
-        REFUND = "refund", "entry refund"
-        REWARD = "reward", "table reward"
-        PURCHASE = "purchase", "shop purchase"
-        CORRECTION = "correction", "operator correction"
+        SIGNUP = "signup", _("sign-up grant")
+        DAILY = "daily", _("daily bonus")
+        ENTRY = "entry", _("entry fee")
+        PAYOUT = "payout", _("pot payout")
+        REFUND = "refund", _("entry refund")
+        REWARD = "reward", _("table reward")
+        PURCHASE = "purchase", _("shop purchase")
+        CORRECTION = "correction", _("operator correction")
 
     key = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -180,8 +181,8 @@ class Boost(models.Model):
     """A bought multiplier on coin and XP rewards (never a pot), active in a window."""
 
     class Kind(models.TextChoices):
-        GOLD = "gold", "gold booster"
-        VIP = "vip", "VIP pass"
+        GOLD = "gold", _("gold booster")
+        VIP = "vip", _("VIP pass")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="boosts"

@@ -122,9 +122,14 @@ def options_for(variant: str, **overrides: Any) -> Options:
     if set_max not in spec.sets:
         raise InvalidOptions(
             "set_max",
-            gettext_noop("%(variant)s is not played with the double-%(set)s set."),
+            gettext_noop("%(variant)s is played with the double-%(low)s set only.")
+            if len(spec.sets) == 1
+            else gettext_noop(
+                "%(variant)s is played with a double-%(low)s to double-%(high)s set."
+            ),
             variant=title,
-            set=set_max,
+            low=spec.sets[0],
+            high=spec.sets[-1],
         )
     seats = _check_int("seats", overrides.get("seats", spec.seats[0]))
     if seats not in spec.seats:

@@ -105,42 +105,48 @@ def _is_prose(text: str) -> bool:
     return any(c.isalpha() for c in text)
 
 
-def _bare_literals(node: ast.AST) -> list[ast.AST]:
-    """String literals with letters in ``node`` that no translation call wraps.
+def _text_of(n: ast.AST) -> str | None:
+    """The written text of a literal or an f-string (``None`` for anything else)."""
+    if isinstance(n, ast.Constant) and isinstance(n.value, str):
+        return n.value
+    if isinstance(n, ast.JoinedStr):
+        return "".join(str(v.value) for v in n.values if isinstance(v, ast.Constant))
+    return None
 
-    Dictionary keys (placeholder names) and the arguments of translation calls
-    are not prose for this purpose.
+
+def _parts(n: ast.AST) -> list[ast.AST]:
+    """The sub-expressions of ``n`` that may carry the text a person reads.
+
+    A translation call is done; another call's arguments are not the text
+    itself (a format name, a join's items) but ``"...".format()``'s receiver
+    is; dictionary keys are placeholder names; conditions and subscripts are
+    not shown.
     """
+    if isinstance(n, ast.Call):
+        if _name(n.func) not in TRANSLATORS and isinstance(n.func, ast.Attribute):
+            return [n.func.value]
+        return []
+    if isinstance(n, ast.Dict):
+        return [v for v in n.values if v is not None]
+    if isinstance(n, ast.IfExp):
+        return [n.body, n.orelse]
+    if isinstance(n, ast.Compare | ast.Subscript):
+        return []
+    return list(ast.iter_child_nodes(n))
+
+
+def _bare_literals(node: ast.AST) -> list[ast.AST]:
+    """String literals with letters in ``node`` that no translation call wraps."""
     found: list[ast.AST] = []
-
-    def visit(n: ast.AST) -> None:
-        if isinstance(n, ast.Call) and _name(n.func) in TRANSLATORS:
-            return
-        if isinstance(n, ast.JoinedStr):
-            if any(
-                isinstance(v, ast.Constant) and _is_prose(str(v.value))
-                for v in n.values
-            ):
+    pending = [node]
+    while pending:
+        n = pending.pop()
+        text = _text_of(n)
+        if text is not None:
+            if _is_prose(text):
                 found.append(n)
-            return
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            if _is_prose(n.value):
-                found.append(n)
-            return
-        if isinstance(n, ast.Dict):
-            for value in n.values:
-                visit(value)
-            return
-        if isinstance(n, ast.IfExp):
-            visit(n.body)
-            visit(n.orelse)
-            return
-        if isinstance(n, ast.Compare | ast.Subscript):
-            return
-        for child in ast.iter_child_nodes(n):
-            visit(child)
-
-    visit(node)
+            continue
+        pending.extend(_parts(n))
     return found
 
 
@@ -299,6 +305,7 @@ def scan_tree() -> list[Finding]:
         'gettext("Frames are limited to %s bytes.") % limit',
         'ngettext("%(n)s coin", "{} coins", n)',
         'gettext("Hello " + name)',
+        'raise TableError("x", "Seat {} is taken.".format(n))',
     ],
 )
 def test_the_scanner_flags_a_bare_message(source: str) -> None:
@@ -345,6 +352,8 @@ def test_the_scanner_asks_the_engine_for_marked_templates() -> None:
         'ngettext("%(n)s coin", "%(n)s coins", n) % {"n": n}',
         'raise TableError("bad", ", ".join(names))',
         'options = models.JSONField(help_text="engine Options.to_dict()")',
+        'messages.success(request, _("Until %(end)s.") % {"end": date_format(end,'
+        ' "SHORT_DATETIME_FORMAT")})',
     ],
 )
 def test_the_scanner_passes_translated_or_machine_text(source: str) -> None:
