@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from economy import conf, selectors, services
@@ -50,7 +51,11 @@ def daily_bonus(request: SignedInRequest) -> HttpResponse:
         messages.error(request, bonus_refusal(exc))
     else:
         amount = posted.entries.get(account__user_id=request.user.pk).amount
-        messages.success(request, _("Daily bonus: +%(n)s coins.") % {"n": amount})
+        messages.success(
+            request,
+            ngettext("Daily bonus: +%(n)s coin.", "Daily bonus: +%(n)s coins.", amount)
+            % {"n": amount},
+        )
     return redirect("wallet")
 
 

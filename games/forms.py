@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
@@ -100,7 +100,10 @@ class PlayForm(forms.Form):
         # request's language (a lazy text formatted at import stays English).
         fields = self.fields
         set_labels = [(n, gettext("Double-%(n)s") % {"n": n}) for n in ALL_SETS]
-        target_labels = [(t, gettext("%(t)s points") % {"t": t}) for t in ALL_TARGETS]
+        target_labels = [
+            (t, ngettext("%(t)s point", "%(t)s points", t) % {"t": t})
+            for t in ALL_TARGETS
+        ]
         cast(forms.ChoiceField, fields["variant"]).choices = [
             (v.id, gettext(v.title)) for v in VARIANTS.values()
         ]

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 logger = logging.getLogger("realtime")
 
@@ -68,7 +68,12 @@ def frame_parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, An
 def _too_large(limit: int) -> FrameError:
     return FrameError(
         "too_large",
-        gettext("Frames are limited to %(limit)s bytes.") % {"limit": limit},
+        ngettext(
+            "Frames are limited to %(limit)s byte.",
+            "Frames are limited to %(limit)s bytes.",
+            limit,
+        )
+        % {"limit": limit},
     )
 
 
