@@ -23,16 +23,16 @@ class Account(models.Model):
     """A place coins can be: a player's wallet, a pot's escrow, the mint or the shop."""
 
     class Kind(models.TextChoices):
-        WALLET = "wallet", "wallet"
-        ESCROW = "escrow", "escrow"
-        MINT = "mint", "mint"
-        SHOP = "shop", "shop"
+        WALLET = "wallet", _("wallet")
+        ESCROW = "escrow", _("escrow")
+        MINT = "mint", _("mint")
+        SHOP = "shop", _("shop")
 
     class State(models.TextChoices):
         # Escrow accounts only: open takes entries; settled and refunded must be empty.
-        OPEN = "open", "open"
-        SETTLED = "settled", "settled"
-        REFUNDED = "refunded", "refunded"
+        OPEN = "open", _("open")
+        SETTLED = "settled", _("settled")
+        REFUNDED = "refunded", _("refunded")
 
     key = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
