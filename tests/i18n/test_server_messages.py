@@ -334,3 +334,48 @@ def test_mail_to_an_address_without_a_choice_uses_the_asking_browser(
     )
     (message,) = mail.outbox
     assert catalan in message.subject
+
+
+# ---------------------------------------------------------------- allauth's pages
+
+
+@pytest.mark.django_db
+def test_the_log_in_and_sign_up_pages_use_the_sites_words(client, make_user) -> None:
+    for url, heading in (
+        ("/accounts/login/", "Log in"),
+        ("/accounts/signup/", "Sign up"),
+    ):
+        page = client.get(url).content.decode()
+        assert f"<h1>{heading}</h1>" in page
+        assert "Sign In" not in page and "sign in" not in page.lower()
+    make_user("nuria")
+    response = client.post(
+        "/accounts/login/",
+        {"login": "nuria", "password": "a-Long-pass-42"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "You are logged in as nuria." in page
+    assert "signed in" not in page.lower()
+
+
+# ---------------------------------------------------------------- table frames
+
+
+@pytest.mark.django_db
+def test_a_computer_seat_carries_the_parts_of_its_name(make_user) -> None:
+    from games.models import Seat
+    from games.payloads import seats_public
+    from games.services import seat_join, table_create
+
+    table = table_create(mode="online", variant="draw", host=None)
+    seat_join(table_id=table.pk, user=make_user("ana"))
+    seat_join(table_id=table.pk, bot_level="easy", simulated=True, name="Vera42")
+    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    ana, vera = seats_public(seats)
+    assert (ana["name"], ana["bot"], ana["alias"]) == ("ana", None, None)
+    assert (vera["name"], vera["bot"], vera["alias"]) == (
+        "Vera42 · computer",
+        "easy",
+        "Vera42",
+    )
