@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext
 
 from economy import services
 from economy.errors import EconomyError
@@ -69,7 +70,7 @@ class TransactionAdmin(ReadOnlyAdmin):
             request.user.is_superuser
             or request.user.has_perm("economy.add_transaction")
         ):
-            messages.error(request, "Only superusers may correct the ledger.")
+            messages.error(request, gettext("Only superusers may correct the ledger."))
             return redirect("admin:economy_transaction_changelist")
         form = CorrectionForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
@@ -88,13 +89,16 @@ class TransactionAdmin(ReadOnlyAdmin):
             except EconomyError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, f"Posted correction {posted.key}.")
+                messages.success(
+                    request,
+                    gettext("Posted correction %(key)s.") % {"key": posted.key},
+                )
                 return redirect(
                     reverse("admin:economy_transaction_change", args=[posted.pk])
                 )
         context = {
             **self.admin_site.each_context(request),
-            "title": "Correct the ledger",
+            "title": gettext("Correct the ledger"),
             "form": form,
             "opts": self.model._meta,
         }

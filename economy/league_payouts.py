@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from economy.errors import IdempotencyConflict, InvalidInput
+from economy.history_words import league_memo
 from economy.ledger import (
     ACCOUNTS,
     ENTRIES,
@@ -67,7 +68,7 @@ def league_rewards_pay(*, week: str, rewards: Mapping[int, int]) -> int:
     mint = system_account(kind=Account.Kind.MINT)
     payouts = [(wallets[wallet_of[u]], wanted[u], keys[u], prints[u]) for u in todo]
     if connection.vendor == "postgresql":
-        _payouts_post_bulk(mint=mint, payouts=payouts, memo=f"league week {week}")
+        _payouts_post_bulk(mint=mint, payouts=payouts, memo=league_memo(week=week))
     else:
         for wallet, amount, key, fingerprint in payouts:
             ledger_post(
@@ -75,7 +76,7 @@ def league_rewards_pay(*, week: str, rewards: Mapping[int, int]) -> int:
                 kind=Transaction.Kind.REWARD,
                 legs=[(mint, -amount), (wallet, amount)],
                 fingerprint=fingerprint,
-                memo=f"league week {week}",
+                memo=league_memo(week=week),
             )
     return len(todo)
 

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class LedgerImmutable(Exception):
@@ -22,16 +23,16 @@ class Account(models.Model):
     """A place coins can be: a player's wallet, a pot's escrow, the mint or the shop."""
 
     class Kind(models.TextChoices):
-        WALLET = "wallet", "wallet"
-        ESCROW = "escrow", "escrow"
-        MINT = "mint", "mint"
-        SHOP = "shop", "shop"
+        WALLET = "wallet", _("wallet")
+        ESCROW = "escrow", _("escrow")
+        MINT = "mint", _("mint")
+        SHOP = "shop", _("shop")
 
     class State(models.TextChoices):
         # Escrow accounts only: open takes entries; settled and refunded must be empty.
-        OPEN = "open", "open"
-        SETTLED = "settled", "settled"
-        REFUNDED = "refunded", "refunded"
+        OPEN = "open", _("open")
+        SETTLED = "settled", _("settled")
+        REFUNDED = "refunded", _("refunded")
 
     key = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -81,14 +82,14 @@ class Transaction(models.Model):
     """One immutable movement of coins, identified by a unique idempotency key."""
 
     class Kind(models.TextChoices):
-        SIGNUP = "signup", "sign-up grant"
-        DAILY = "daily", "daily bonus"
-        ENTRY = "entry", "entry fee"
-        PAYOUT = "payout", "pot payout"
-        REFUND = "refund", "entry refund"
-        REWARD = "reward", "table reward"
-        PURCHASE = "purchase", "shop purchase"
-        CORRECTION = "correction", "operator correction"
+        SIGNUP = "signup", _("sign-up grant")
+        DAILY = "daily", _("daily bonus")
+        ENTRY = "entry", _("entry fee")
+        PAYOUT = "payout", _("pot payout")
+        REFUND = "refund", _("entry refund")
+        REWARD = "reward", _("table reward")
+        PURCHASE = "purchase", _("shop purchase")
+        CORRECTION = "correction", _("operator correction")
 
     key = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -180,8 +181,8 @@ class Boost(models.Model):
     """A bought multiplier on coin and XP rewards (never a pot), active in a window."""
 
     class Kind(models.TextChoices):
-        GOLD = "gold", "gold booster"
-        VIP = "vip", "VIP pass"
+        GOLD = "gold", _("gold booster")
+        VIP = "vip", _("VIP pass")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="boosts"

@@ -6,7 +6,7 @@ player reads on the wallet and shop pages comes from here.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from economy import conf
@@ -32,12 +32,14 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
     if isinstance(exc, UnknownItem) or offer is None:
         return str(gettext("The shop does not sell that item."))
     if isinstance(exc, InsufficientFunds):
+        missing = max(offer.price - balance, 1)
         return str(
-            gettext("You need %(n)s more coins for the %(item)s.")
-            % {
-                "n": max(offer.price - balance, 1),
-                "item": item_name(item),
-            }
+            ngettext(
+                "You need %(n)s more coin for the %(item)s.",
+                "You need %(n)s more coins for the %(item)s.",
+                missing,
+            )
+            % {"n": missing, "item": item_name(item)}
         )
     if isinstance(exc, IdempotencyConflict):
         return str(

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from economy import conf
 from economy.errors import IdempotencyConflict, InvalidInput
+from economy.history_words import reward_memo
 from economy.ledger import (
     accounts_lock,
     check_table_ref,
@@ -210,7 +211,7 @@ def table_rewards_pay(
                 ],
                 fingerprint=fingerprint,
                 table_ref=table_ref,
-                memo=f"{mode}, position {line.position}",
+                memo=reward_memo(mode=mode, position=line.position),
             )
         if line.xp:
             XpAward.objects.create(

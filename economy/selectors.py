@@ -11,6 +11,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from economy import conf
+from economy.history_words import memo_words
 from economy.ledger import escrow_key
 from economy.levels import level_for_xp, level_threshold
 from economy.models import Account, Boost, Entry, Transaction, XpAward
@@ -105,7 +106,7 @@ def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
             table_url=url.format(ref=e.transaction.table_ref)
             if e.transaction.table_ref
             else "",
-            memo=e.transaction.memo,
+            memo=memo_words(kind=e.transaction.kind, memo=e.transaction.memo),
             reason=e.transaction.reason,
         )
         for e in result.object_list

@@ -7,7 +7,9 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from economy import conf, selectors, services
@@ -49,7 +51,11 @@ def daily_bonus(request: SignedInRequest) -> HttpResponse:
         messages.error(request, bonus_refusal(exc))
     else:
         amount = posted.entries.get(account__user_id=request.user.pk).amount
-        messages.success(request, _("Daily bonus: +%(n)s coins.") % {"n": amount})
+        messages.success(
+            request,
+            ngettext("Daily bonus: +%(n)s coin.", "Daily bonus: +%(n)s coins.", amount)
+            % {"n": amount},
+        )
     return redirect("wallet")
 
 
@@ -87,7 +93,7 @@ def shop_buy(request: SignedInRequest) -> HttpResponse:
             _("Bought: %(item)s, active until %(end)s UTC.")
             % {
                 "item": item_name(boost.kind),
-                "end": boost.ends_at.strftime("%Y-%m-%d %H:%M"),
+                "end": formats.date_format(boost.ends_at, "SHORT_DATETIME_FORMAT"),
             },
         )
     return redirect("shop")

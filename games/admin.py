@@ -7,8 +7,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import Seat, Table, TableEvent
 from games.names import seat_display_name
@@ -79,11 +78,19 @@ class TableAdmin(ReadOnly):
             table_cancel(table_id=pk) for pk in queryset.values_list("pk", flat=True)
         )
         skipped = queryset.count() - done
-        messages.success(request, _("Cancelled %(n)s tables.") % {"n": done})
+        messages.success(
+            request,
+            ngettext("Cancelled %(n)s table.", "Cancelled %(n)s tables.", done)
+            % {"n": done},
+        )
         if skipped:
             messages.warning(
                 request,
-                _("%(n)s had already ended and were left as they were.")
+                ngettext(
+                    "%(n)s had already ended and was left as it was.",
+                    "%(n)s had already ended and were left as they were.",
+                    skipped,
+                )
                 % {"n": skipped},
             )
 

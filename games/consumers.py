@@ -73,7 +73,9 @@ class TableConsumer(SocketConsumer):
     ) -> None:
         try:
             if not self.bucket.take():
-                raise FrameError("rate_limited", "Too many messages; slow down.")
+                raise FrameError(
+                    "rate_limited", gettext("Too many messages; slow down.")
+                )
             frame = frame_parse(text_data, bytes_data)
             await self._handle(frame)
         except FrameError as err:
@@ -105,12 +107,14 @@ class TableConsumer(SocketConsumer):
     async def _act(self, frame: dict[str, Any]) -> None:
         seq, action = frame.get("seq"), frame.get("action")
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise FrameError("bad_frame", '"act" needs the table "seq" you saw.')
+            raise FrameError(
+                "bad_frame", gettext('"act" needs the table "seq" you saw.')
+            )
         if not isinstance(action, dict):
-            raise FrameError("bad_frame", '"act" needs an "action" object.')
+            raise FrameError("bad_frame", gettext('"act" needs an "action" object.'))
         seat = frame.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise FrameError("bad_frame", '"seat" must be a number.')
+            raise FrameError("bad_frame", gettext('"seat" must be a number.'))
         # The new state comes back through this seat's group, like everyone's.
         await database_call(table_act)(
             table_id=self.table_id,

@@ -8,9 +8,10 @@ field at fault.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
@@ -62,12 +63,12 @@ def bot_field_name(index: int) -> str:
 class PlayForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"),
-        choices=[(v.id, v.title) for v in VARIANTS.values()],
+        choices=[(v.id, v.id) for v in VARIANTS.values()],  # titles: __init__
         initial="draw",
     )
     set_max = forms.TypedChoiceField(
         label=_("Set"),
-        choices=[(n, _("Double-%(n)s") % {"n": n}) for n in ALL_SETS],
+        choices=[(n, str(n)) for n in ALL_SETS],  # labels: __init__
         coerce=int,
         initial=6,
     )
@@ -83,7 +84,7 @@ class PlayForm(forms.Form):
     )
     target = forms.TypedChoiceField(
         label=_("Play to"),
-        choices=[(t, _("%(t)s points") % {"t": t}) for t in ALL_TARGETS],
+        choices=[(t, str(t)) for t in ALL_TARGETS],  # labels: __init__
         coerce=int,
         initial=100,
     )
@@ -95,6 +96,19 @@ class PlayForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Labels with a number or a variant's name are made per form, in the
+        # request's language (a lazy text formatted at import stays English).
+        fields = self.fields
+        set_labels = [(n, gettext("Double-%(n)s") % {"n": n}) for n in ALL_SETS]
+        target_labels = [
+            (t, ngettext("%(t)s point", "%(t)s points", t) % {"t": t})
+            for t in ALL_TARGETS
+        ]
+        cast(forms.ChoiceField, fields["variant"]).choices = [
+            (v.id, gettext(v.title)) for v in VARIANTS.values()
+        ]
+        cast(forms.ChoiceField, fields["set_max"]).choices = set_labels
+        cast(forms.ChoiceField, fields["target"]).choices = target_labels
         for name, (label, values) in CHOICE_LABELS.items():
             self.fields[name] = forms.ChoiceField(
                 label=label,
@@ -103,7 +117,7 @@ class PlayForm(forms.Form):
             )
         for i in range(1, MAX_BOTS + 1):
             self.fields[bot_field_name(i)] = forms.ChoiceField(
-                label=_("Computer %(n)s") % {"n": i},
+                label=gettext("Computer %(n)s") % {"n": i},
                 choices=Seat.BotLevel.choices,
                 initial=Seat.BotLevel.EASY,
                 required=False,

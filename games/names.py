@@ -9,6 +9,8 @@ computer"), so it is never taken for a person.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -39,9 +41,19 @@ def seat_display_name(seat: Seat) -> str:
 
 
 def variant_title(variant: str) -> str:
-    """A variant's display name ("All Fives"), or its id if it is unknown."""
+    """A variant's display name ("All Fives") in the current language, or its id
+    if it is unknown (the engine marks the names; they are translated here)."""
     spec = engine.VARIANTS.get(variant)
-    return str(spec.title) if spec else variant
+    return gettext(spec.title) if spec else variant
+
+
+def variant_dict(spec: engine.VariantSpec) -> dict[str, Any]:
+    """``spec.to_dict()`` with its name and summary in the current language."""
+    return {
+        **spec.to_dict(),
+        "title": gettext(spec.title),
+        "summary": gettext(spec.summary),
+    }
 
 
 def table_title(table: Table) -> str:

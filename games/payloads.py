@@ -16,12 +16,21 @@ from games.names import seat_display_name
 
 
 def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """The seats as every connection sees them.
+
+    ``name`` is in the language active when the frame was built (the acting
+    player's, or English in a worker), while one frame goes to every connection
+    of a group: a computer seat therefore also carries its parts, ``bot`` (the
+    level) and ``alias`` (a simulated player's generated name), so a client names
+    it in its own language ("Computer 2 · easy", "Vera42 · computer").
+    """
     return [
         {
             "position": s.position,
             "team": s.team,
             "name": seat_display_name(s),
             "bot": s.bot_level or None,
+            "alias": (s.name or None) if s.simulated else None,
             "simulated": s.simulated,
             "connected": s.connected or s.is_bot,
             "away": s.away,

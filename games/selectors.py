@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from games import engine
 from games.errors import TableError
@@ -15,7 +16,7 @@ from games.payloads import state_frame
 def table_membership(*, table_id: int, user: User) -> int | None:
     """The user's seat at the table, or None for a spectator; TableError if no table."""
     if not Table.objects.filter(pk=table_id).exists():
-        raise TableError("no_table", "There is no such table.")
+        raise TableError("no_table", gettext("There is no such table."))
     position: int | None = (
         Seat.objects.filter(table_id=table_id, user=user)
         .values_list("position", flat=True)

@@ -59,9 +59,13 @@ def _options_build(variant: str, overrides: Mapping[str, Any]) -> engine.Options
     try:
         return engine.options_for(variant, **dict(overrides))
     except engine.InvalidOptions as exc:
-        raise TableError("bad_options", str(exc), field=exc.option) from None
+        raise TableError(
+            "bad_options", exc.text.render(gettext), field=exc.option
+        ) from None
     except TypeError:
-        raise TableError("bad_options", "Unknown option for this variant.") from None
+        raise TableError(
+            "bad_options", gettext("Unknown option for this variant.")
+        ) from None
 
 
 def _team_of(options: engine.Options, position: int) -> int | None:
@@ -94,9 +98,11 @@ def table_practice_create(
             % {"count": computers},
         )
     if any(level not in Seat.BotLevel.values for level in bot_levels):
-        raise TableError("bad_options", "Computer levels are easy, medium or hard.")
+        raise TableError(
+            "bad_options", gettext("Computer levels are easy, medium or hard.")
+        )
     if bot_speed not in BOT_SPEEDS:
-        raise TableError("bad_options", "Unknown computer speed.")
+        raise TableError("bad_options", gettext("Unknown computer speed."))
     table: Table = Table.objects.create(
         mode=Table.Mode.PRACTICE,
         variant=opts.variant,
@@ -131,10 +137,10 @@ def table_create(
 ) -> Table:
     """A waiting table with empty seats, for people (friend rooms, online tables)."""
     if mode not in Table.Mode.values or mode == Table.Mode.PRACTICE:
-        raise TableError("bad_options", "Unknown table mode.")
+        raise TableError("bad_options", gettext("Unknown table mode."))
     opts = _options_build(variant, options or {})
     if clock_seconds is not None and not 5 <= clock_seconds <= 300:
-        raise TableError("bad_options", "The turn clock is 5 to 300 seconds.")
+        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
     table: Table = Table.objects.create(
         mode=mode,
         variant=opts.variant,
@@ -333,23 +339,27 @@ def seat_join(
     """
     table = _table_lock(table_id)
     if table.status != Table.Status.WAITING:
-        raise TableError("not_waiting", "This table is not taking players.")
+        raise TableError("not_waiting", gettext("This table is not taking players."))
     opts = engine.Options.from_dict(table.options)
     seats = list(table.seats.all())
     if user is not None and any(s.user_id == user.pk for s in seats):
-        raise TableError("already_seated", "You already have a seat at this table.")
+        raise TableError(
+            "already_seated", gettext("You already have a seat at this table.")
+        )
     if (user is None) == (not bot_level):
-        raise TableError("bad_seat", "A seat holds a player or a computer player.")
+        raise TableError(
+            "bad_seat", gettext("A seat holds a player or a computer player.")
+        )
     if name and not simulated:
-        raise TableError("bad_seat", "Only a simulated player carries a name.")
+        raise TableError("bad_seat", gettext("Only a simulated player carries a name."))
     taken = {s.position for s in seats}
     free = [p for p in range(opts.seats) if p not in taken]
     if not free:
-        raise TableError("table_full", "This table is full.")
+        raise TableError("table_full", gettext("This table is full."))
     if position is None:
         position = free[0]
     elif position not in free:
-        raise TableError("seat_taken", "That seat is taken.")
+        raise TableError("seat_taken", gettext("That seat is taken."))
     seat: Seat = Seat.objects.create(
         table=table,
         position=position,
@@ -401,10 +411,12 @@ def table_start(*, table_id: int) -> Table:
     """Deal the first hand of a waiting table whose seats are all taken."""
     table = _table_lock(table_id)
     if table.status != Table.Status.WAITING:
-        raise TableError("not_waiting", "This table has started already.")
+        raise TableError("not_waiting", gettext("This table has started already."))
     opts = engine.Options.from_dict(table.options)
     if table.seats.count() != opts.seats:
-        raise TableError("not_full", "Every seat must be taken before the start.")
+        raise TableError(
+            "not_full", gettext("Every seat must be taken before the start.")
+        )
     _start(table)
     return table
 
@@ -432,7 +444,7 @@ def _start(table: Table) -> None:
 def _state(table: Table) -> engine.State:
     """The engine state of a table that has started (it always has one)."""
     if table.state is None:
-        raise TableError("not_playing", "This table is not in play.")
+        raise TableError("not_playing", gettext("This table is not in play."))
     return engine.from_json(table.state)
 
 
@@ -440,7 +452,7 @@ def _table_lock(table_id: int) -> Table:
     """Load and lock the table row; call inside ``transaction.atomic``."""
     table = table_locked(table_id)
     if table is None:
-        raise TableError("no_table", "There is no such table.")
+        raise TableError("no_table", gettext("There is no such table."))
     return table
 
 
@@ -457,26 +469,31 @@ def _act_check(
     saying why not. Reads only: the caller holds the row lock and writes."""
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise TableError("not_seated", "Spectators cannot act; take a seat to play.")
+        raise TableError(
+            "not_seated", gettext("Spectators cannot act; take a seat to play.")
+        )
     if claimed_seat is not None and claimed_seat != seat.position:
-        raise TableError("not_your_seat", "You can only act for your own seat.")
+        raise TableError(
+            "not_your_seat", gettext("You can only act for your own seat.")
+        )
     if table.status != Table.Status.PLAYING:
-        raise TableError("not_playing", "This table is not in play.")
+        raise TableError("not_playing", gettext("This table is not in play."))
     if expected_seq != table.seq and not _seats_changed_only(table, expected_seq):
         raise TableError(
-            "stale_seq", "The table moved on before your action arrived; try again."
+            "stale_seq",
+            gettext("The table moved on before your action arrived; try again."),
         )
     state = _state(table)
     try:
         parsed = engine.parse_action(action)
     except engine.IllegalAction as exc:
-        raise TableError("bad_action", str(exc)) from None
+        raise TableError("bad_action", exc.message.render(gettext)) from None
     if not engine.legal_actions(state, seat.position):
-        raise TableError("not_your_turn", "It is not your turn.")
+        raise TableError("not_your_turn", gettext("It is not your turn."))
     try:
         return seat, parsed, engine.apply(state, seat.position, parsed)
     except engine.IllegalAction as exc:
-        raise TableError("illegal", str(exc)) from None
+        raise TableError("illegal", exc.message.render(gettext)) from None
 
 
 def _seats_changed_only(table: Table, seq: int) -> bool:
@@ -667,7 +684,7 @@ def seat_leave(*, table_id: int, user: User) -> None:
     seats = table_seats(table)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise TableError("not_seated", "You have no seat at this table.")
+        raise TableError("not_seated", gettext("You have no seat at this table."))
     if table.status == Table.Status.WAITING:
         seat.delete()
         return
@@ -713,7 +730,7 @@ def table_cancel(*, table_id: int, reason: str = "staff") -> bool:
     if table.status == Table.Status.CANCELLED:
         return False
     if table.status == Table.Status.FINISHED:
-        raise TableError("finished", "This table has finished already.")
+        raise TableError("finished", gettext("This table has finished already."))
     table_cancel_locked(table, reason=reason)
     return True
 

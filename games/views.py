@@ -20,7 +20,7 @@ from games.forms import PlayForm
 from games.history import table_hands, table_log_export
 from games.models import Table
 from games.my_games import player_games
-from games.names import seat_display_name, table_title
+from games.names import seat_display_name, table_title, variant_dict, variant_title
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
@@ -65,14 +65,14 @@ def play(request: SignedInRequest) -> HttpResponse:
     else:
         form = PlayForm()
         status = 200
-    variants = {key: spec.to_dict() for key, spec in engine.VARIANTS.items()}
+    variants = {key: variant_dict(spec) for key, spec in engine.VARIANTS.items()}
     return render(
         request,
         "games/play.html",
         {
             "form": form,
             "variants": variants,
-            "variant_list": list(engine.VARIANTS.values()),
+            "variant_list": list(variants.values()),
             "stats": practice_stats(user=request.user),
         },
         status=status,
@@ -91,7 +91,7 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         "ws": f"/ws/tables/{table.pk}/",
         "seat": mine.position if mine else None,
         "variant": table.variant,
-        "title": spec.title if spec else table.variant,
+        "title": variant_title(table.variant),
         "scoring": spec.scoring if spec else "",
         "practice": table.mode == Table.Mode.PRACTICE,
         "rematch": reverse("table-rematch", args=[table.pk])

@@ -26,10 +26,11 @@ class Pool:
     def title(self) -> str:
         spec = engine.VARIANTS[self.variant]
         if self.partnership:
-            return _("%(variant)s, %(n)d players in partnerships") % {
-                "variant": _(spec.title),
-                "n": self.seats,
-            }
+            return ngettext(
+                "%(variant)s, %(n)d player in partnerships",
+                "%(variant)s, %(n)d players in partnerships",
+                self.seats,
+            ) % {"variant": _(spec.title), "n": self.seats}
         return ngettext(
             "%(variant)s, %(n)d player",
             "%(variant)s, %(n)d players",

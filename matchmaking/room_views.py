@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import VARIANTS
 from games.models import Table
+from games.names import variant_dict, variant_title
 from matchmaking import rooms
 from matchmaking.models import Room
 from matchmaking.room_codes import (
@@ -87,11 +88,11 @@ def room_new(request: HttpRequest) -> HttpResponse:
         status = 400
     else:
         form, status = RoomForm(), 200
-    variants = {key: spec.to_dict() for key, spec in VARIANTS.items()}
+    variants = {key: variant_dict(spec) for key, spec in VARIANTS.items()}
     return render(
         request,
         "matchmaking/room_new.html",
-        {"form": form, "variants": variants, "variant_list": list(VARIANTS.values())},
+        {"form": form, "variants": variants, "variant_list": list(variants.values())},
         status=status,
     )
 
@@ -260,11 +261,10 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
             messages.error(request, err.message)
         else:
             return redirect("room", room_id=room.pk)
-    spec = VARIANTS.get(room.table.variant)
     return render(
         request,
         "matchmaking/room_join.html",
-        {"room": room, "title": spec.title if spec else room.table.variant},
+        {"room": room, "title": variant_title(room.table.variant)},
     )
 
 

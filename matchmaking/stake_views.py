@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from matchmaking.stake_errors import StakeError
@@ -75,10 +76,11 @@ def stakes_sit(request: HttpRequest) -> HttpResponse:
         )
     except StakeError as exc:
         return _reply(request, ok=None, error=exc)
-    text = _("You sat down at table %(id)s; %(stake)s coins are in its pot.") % {
-        "id": row.pk,
-        "stake": row.stake,
-    }
+    text = ngettext(
+        "You sat down at table %(id)s; %(stake)s coin is in its pot.",
+        "You sat down at table %(id)s; %(stake)s coins are in its pot.",
+        row.stake,
+    ) % {"id": row.pk, "stake": row.stake}
     return _reply(request, ok=text, error=None)
 
 
@@ -90,9 +92,11 @@ def stakes_stand(request: HttpRequest) -> HttpResponse:
         row = stake_stand(user=request.user, table_id=table_id or -1)
     except StakeError as exc:
         return _reply(request, ok=None, error=exc)
-    text = _("You stood up; %(stake)s coins are back in your wallet.") % {
-        "stake": row.stake
-    }
+    text = ngettext(
+        "You stood up; %(stake)s coin is back in your wallet.",
+        "You stood up; %(stake)s coins are back in your wallet.",
+        row.stake,
+    ) % {"stake": row.stake}
     return _reply(request, ok=text, error=None)
 
 

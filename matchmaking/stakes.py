@@ -64,16 +64,18 @@ class StakeShape:
 
     @property
     def label(self) -> str:
-        title = str(VARIANTS[self.variant].title)
+        title = _(VARIANTS[self.variant].title)
         if self.partnership:
-            return _("%(variant)s, %(seats)d players in partnership") % {
-                "variant": title,
-                "seats": self.seats,
-            }
-        return _("%(variant)s, %(seats)d players") % {
-            "variant": title,
-            "seats": self.seats,
-        }
+            return ngettext(
+                "%(variant)s, %(seats)d player in partnership",
+                "%(variant)s, %(seats)d players in partnership",
+                self.seats,
+            ) % {"variant": title, "seats": self.seats}
+        return ngettext(
+            "%(variant)s, %(seats)d player",
+            "%(variant)s, %(seats)d players",
+            self.seats,
+        ) % {"variant": title, "seats": self.seats}
 
 
 def stake_shapes() -> dict[str, StakeShape]:
@@ -111,10 +113,15 @@ def fill_seconds() -> int:
 
 def _shape_check(*, stake: object, shape: object) -> StakeShape:
     if type(stake) is not int or stake not in economy_conf.entry_fees():
+        amounts = stake_amounts()
         raise StakeError(
             "bad_stake",
-            _("Choose a stake of %(stakes)s coins.")
-            % {"stakes": " / ".join(str(s) for s in stake_amounts())},
+            ngettext(
+                "Choose a stake of %(stakes)s coin.",
+                "Choose a stake of %(stakes)s coins.",
+                max(amounts, default=0),
+            )
+            % {"stakes": " / ".join(str(s) for s in amounts)},
         )
     found = stake_shapes().get(shape) if isinstance(shape, str) else None
     if found is None:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import engine
+from games.names import variant_dict
 from matchmaking.conduct import block_add, block_remove
 from matchmaking.errors import MatchError
 from matchmaking.selectors import (
@@ -71,8 +72,8 @@ def leaderboard_page(request: HttpRequest, variant: str) -> HttpResponse:
         request,
         "matchmaking/leaderboard.html",
         {
-            "variant": engine.VARIANTS[variant],
-            "variants": list(engine.VARIANTS.values()),
+            "variant": variant_dict(engine.VARIANTS[variant]),
+            "variants": [variant_dict(spec) for spec in engine.VARIANTS.values()],
             "page": page,
             "offset": (page.number - 1) * LEADERBOARD_PAGE,
         },

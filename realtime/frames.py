@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 logger = logging.getLogger("realtime")
 
@@ -40,28 +41,44 @@ def frame_parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, An
     if text_data is None:
         size = len(bytes_data or b"")
         if size > limit:
-            raise FrameError("too_large", f"Frames are limited to {limit} bytes.")
-        raise FrameError("bad_frame", "Send JSON text frames, not binary ones.")
+            raise _too_large(limit)
+        raise FrameError(
+            "bad_frame", gettext("Send JSON text frames, not binary ones.")
+        )
     if (
         len(text_data) > limit
         or len(text_data.encode("utf-8", "surrogatepass")) > limit
     ):
-        raise FrameError("too_large", f"Frames are limited to {limit} bytes.")
+        raise _too_large(limit)
     try:
         data = json.loads(text_data)
     except RecursionError:
         raise _too_deep() from None
     except ValueError:  # JSONDecodeError and UnicodeDecodeError alike
-        raise FrameError("bad_json", "That frame is not valid JSON.") from None
+        raise FrameError("bad_json", gettext("That frame is not valid JSON.")) from None
     if text_data.count("[") + text_data.count("{") > MAX_DEPTH and _too_deep_in(data):
         raise _too_deep()
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise FrameError("bad_frame", 'A frame must be a JSON object with a "type".')
+        raise FrameError(
+            "bad_frame", gettext('A frame must be a JSON object with a "type".')
+        )
     return data
 
 
+def _too_large(limit: int) -> FrameError:
+    return FrameError(
+        "too_large",
+        ngettext(
+            "Frames are limited to %(limit)s byte.",
+            "Frames are limited to %(limit)s bytes.",
+            limit,
+        )
+        % {"limit": limit},
+    )
+
+
 def _too_deep() -> FrameError:
-    return FrameError("bad_frame", "That frame is nested too deeply.")
+    return FrameError("bad_frame", gettext("That frame is nested too deeply."))
 
 
 def _too_deep_in(data: Any) -> bool:

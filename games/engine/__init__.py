@@ -9,7 +9,7 @@ Public API
 ``from games.engine import Options, options_for, VARIANTS, InvalidOptions,
 IllegalAction, State, Action, new_match, legal_actions, apply, view, to_json,
 from_json, parse_action, action_to_dict, current_seat, is_match_over, determinize,
-events_for, public_info, tile_pairs``
+events_for, public_info, tile_pairs, Text, tile_name, end_name``
 
 Options and variants
 --------------------
@@ -81,8 +81,16 @@ belongs to an arm (see ``view``).
 
 ``legal_actions(state, seat) -> list[Action]`` (empty when the seat may not act).
 ``apply(state, seat, action)`` takes an ``Action`` or a wire dict and returns the
-new state, or raises ``IllegalAction(reason)`` (reason readable by a player) and
-leaves the given state untouched.
+new state, or raises ``IllegalAction`` and leaves the given state untouched.
+
+Texts for players
+-----------------
+``IllegalAction.message`` and ``InvalidOptions.text`` are ``Text`` values: an
+English template marked with ``gettext_noop`` (so Django's extraction finds it)
+plus named values, some of them ``Text`` names of tiles ("double six") and ends
+("north arm"). The engine has no Django: whoever shows the text translates it,
+``exc.message.render(gettext)``. ``str(exc)`` is the English, for logs. Variant
+``title`` and ``summary`` are marked the same way: translate them where shown.
 
 Views
 -----
@@ -113,6 +121,7 @@ later hands of a determinized state are dealt from a placeholder seed.
 """
 
 from games.engine.actions import Action, IllegalAction, action_to_dict, parse_action
+from games.engine.messages import Text, end_name, tile_name
 from games.engine.options import InvalidOptions, Options, options_for
 from games.engine.rules import (
     apply,
@@ -135,11 +144,13 @@ __all__ = [
     "InvalidOptions",
     "Options",
     "State",
+    "Text",
     "VariantSpec",
     "action_to_dict",
     "apply",
     "current_seat",
     "determinize",
+    "end_name",
     "events_for",
     "from_json",
     "is_match_over",
@@ -148,6 +159,7 @@ __all__ = [
     "options_for",
     "parse_action",
     "public_info",
+    "tile_name",
     "tile_pairs",
     "to_json",
     "view",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from games.engine.messages import Param, gettext_noop, text
 from games.engine.tiles import MAX_PIPS
 
 Pair = tuple[int, int]
@@ -22,11 +23,20 @@ KINDS = (PLAY, DRAW, PASS, CLAIM, CONTINUE, MUGGINS, CLOSE, PLAY_DOUBLES, NEXT_H
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``reason`` is readable by a player."""
+    """An action the rules do not allow now.
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    ``template`` is an English text marked with ``gettext_noop`` and ``params``
+    its named values (numbers, or ``Text`` names of tiles and ends); ``message``
+    holds both, for the caller to show translated (``message.render(gettext)``).
+    ``reason`` and ``str()`` are the English text, for logs and tests.
+    """
+
+    def __init__(self, template: str, /, **params: Param) -> None:
+        self.message = text(template, **params)
+        self.template = template
+        self.params = self.message.params
+        self.reason = self.message.render()
+        super().__init__(self.reason)
 
 
 class Action(NamedTuple):
@@ -105,19 +115,23 @@ _SIMPLE = {
 
 def _parse_tile(value: Any) -> Pair:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise IllegalAction("A tile is a pair of two numbers, like [3, 5].")
+        raise IllegalAction(
+            gettext_noop("A tile is a pair of two numbers, like [3, 5].")
+        )
     a, b = value
     for x in (a, b):
         if isinstance(x, bool) or not isinstance(x, int):
-            raise IllegalAction("A tile's halves must be whole numbers.")
+            raise IllegalAction(gettext_noop("A tile's halves must be whole numbers."))
         if not 0 <= x <= MAX_PIPS:
-            raise IllegalAction(f"A tile's halves go from 0 to {MAX_PIPS}.")
+            raise IllegalAction(
+                gettext_noop("A tile's halves go from 0 to %(max)s."), max=MAX_PIPS
+            )
     return (a, b) if a <= b else (b, a)
 
 
 def _parse_end(value: Any) -> str:
     if not isinstance(value, str) or not value or len(value) > 32:
-        raise IllegalAction('An end is named by its id, like "left".')
+        raise IllegalAction(gettext_noop('An end is named by its id, like "left".'))
     return value
 
 
@@ -130,10 +144,10 @@ def parse_action(d: Any) -> Action:
     if isinstance(d, Action):
         return d
     if not isinstance(d, dict):
-        raise IllegalAction('An action must be an object with a "type".')
+        raise IllegalAction(gettext_noop('An action must be an object with a "type".'))
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in KINDS:
-        raise IllegalAction(f"Unknown action type {kind!r}.")
+        raise IllegalAction(gettext_noop("There is no such action."))
     expected = {
         PLAY: {"tile", "end"},
         CLAIM: {"points"},
@@ -146,12 +160,16 @@ def parse_action(d: Any) -> Action:
     extra = set(d) - expected - ignored - {"type"}
     if extra:
         raise IllegalAction(
-            f"Unexpected field(s) for {kind}: {', '.join(sorted(extra))}."
+            gettext_noop("Unexpected field(s) for %(action)s: %(fields)s."),
+            action=kind,
+            fields=", ".join(sorted(extra)),
         )
     missing = expected - set(d)
     if missing:
         raise IllegalAction(
-            f"Missing field(s) for {kind}: {', '.join(sorted(missing))}."
+            gettext_noop("Missing field(s) for %(action)s: %(fields)s."),
+            action=kind,
+            fields=", ".join(sorted(missing)),
         )
     if kind in _SIMPLE:
         return _SIMPLE[kind]
@@ -160,23 +178,29 @@ def parse_action(d: Any) -> Action:
     if kind == CLAIM:
         pts = d["points"]
         if isinstance(pts, bool) or not isinstance(pts, int) or not 0 < pts < 10_000:
-            raise IllegalAction("A claim is a positive whole number of points.")
+            raise IllegalAction(
+                gettext_noop("A claim is a positive whole number of points.")
+            )
         return Action(CLAIM, points=pts)
     if kind == CLOSE:
         ends = d["ends"]
         if not isinstance(ends, list | tuple) or not ends or len(ends) > 8:
-            raise IllegalAction("Close needs a list of one or more end ids.")
+            raise IllegalAction(gettext_noop("Close needs a list of one or more ends."))
         ids = [_parse_end(e) for e in ends]
         if len(set(ids)) != len(ids):
-            raise IllegalAction("Each end may be closed once.")
+            raise IllegalAction(gettext_noop("Each end may be closed once."))
         return Action(CLOSE, ends=tuple(sorted(ids)))
     plays = d["plays"]
     if not isinstance(plays, list | tuple) or not 2 <= len(plays) <= 8:
-        raise IllegalAction("play_doubles needs a list of two or more plays.")
+        raise IllegalAction(
+            gettext_noop("Laying doubles needs a list of two or more plays.")
+        )
     out = []
     for p in plays:
         if not isinstance(p, dict) or set(p) != {"tile", "end"}:
-            raise IllegalAction("Each play is an object with a tile and an end.")
+            raise IllegalAction(
+                gettext_noop("Each play is an object with a tile and an end.")
+            )
         out.append((_parse_tile(p["tile"]), _parse_end(p["end"])))
     return Action(PLAY_DOUBLES, plays=tuple(sorted(out)))
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
+from games.engine.messages import Param, gettext_noop, text
 from games.engine.tiles import set_size
 from games.engine.variants import (
     HIGHEST_DOUBLE,
@@ -19,13 +20,30 @@ from games.engine.variants import (
 class InvalidOptions(ValueError):
     """A rule option has a value the variant does not allow.
 
-    ``option`` names the offending option.
+    ``option`` names the offending option; ``text`` is the explanation, an
+    English template marked with ``gettext_noop`` and its values, for the caller
+    to show translated (``text.render(gettext)``). ``message`` and ``str()`` are
+    the English, for logs and tests.
     """
 
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, option: str, template: str, /, **params: Param) -> None:
         self.option = option
-        self.message = message
+        self.text = text(template, **params)
+        self.message = self.text.render()
+        super().__init__(self.message)
+
+
+OPTION_NAMES: dict[str, str] = {
+    "variant": gettext_noop("variant"),
+    "set_max": gettext_noop("set"),
+    "seats": gettext_noop("number of players"),
+    "partnership": gettext_noop("partnerships"),
+    "target": gettext_noop("target score"),
+    "tiles_per_seat": gettext_noop("tiles per player"),
+    "deal": gettext_noop("deal"),
+    "opening": gettext_noop("opening rule"),
+    "no_double": gettext_noop("rule for a deal without doubles"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +78,7 @@ class Options:
     def from_dict(cls, d: dict[str, Any]) -> Options:
         """Validated options from a dict made by ``to_dict`` (or a room form)."""
         if not isinstance(d, dict) or "variant" not in d:
-            raise InvalidOptions("variant", "Options need a variant.")
+            raise InvalidOptions("variant", gettext_noop("Choose a variant."))
         rest = {k: v for k, v in d.items() if k != "variant"}
         return options_for(d["variant"], **rest)
 
@@ -79,7 +97,11 @@ _FIELDS = (
 
 def _check_int(option: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptions(option, f"{option} must be a whole number.")
+        raise InvalidOptions(
+            option,
+            gettext_noop("The %(option)s must be a whole number."),
+            option=text(OPTION_NAMES[option]),
+        )
     return value
 
 
@@ -90,52 +112,68 @@ def options_for(variant: str, **overrides: Any) -> Options:
     """
     spec = VARIANTS.get(variant) if isinstance(variant, str) else None
     if spec is None:
-        raise InvalidOptions(
-            "variant",
-            f"Unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}.",
-        )
+        raise InvalidOptions("variant", gettext_noop("There is no such variant."))
     for key in overrides:
         if key not in _FIELDS:
-            raise InvalidOptions(key, f"{key!r} is not a rule option.")
+            raise InvalidOptions(key, gettext_noop("There is no such rule option."))
+    title = text(spec.title)
 
     set_max = _check_int("set_max", overrides.get("set_max", spec.default_set))
     if set_max not in spec.sets:
-        allowed = "/".join(f"double-{s}" for s in spec.sets)
         raise InvalidOptions(
-            "set_max", f"{spec.title} is played with {allowed}, not double-{set_max}."
+            "set_max",
+            gettext_noop("%(variant)s is played with the double-%(low)s set only.")
+            if len(spec.sets) == 1
+            else gettext_noop(
+                "%(variant)s is played with a double-%(low)s to double-%(high)s set."
+            ),
+            variant=title,
+            low=spec.sets[0],
+            high=spec.sets[-1],
         )
     seats = _check_int("seats", overrides.get("seats", spec.seats[0]))
     if seats not in spec.seats:
         raise InvalidOptions(
             "seats",
-            f"{spec.title} is played by {spec.seats[0]}-{spec.seats[-1]} players,"
-            f" not {seats}."
+            gettext_noop("%(variant)s is played by %(low)s to %(high)s players.")
             if len(spec.seats) > 1
-            else f"{spec.title} is played by {spec.seats[0]} players, not {seats}.",
+            else gettext_noop("%(variant)s is played by %(low)s players only."),
+            variant=title,
+            low=spec.seats[0],
+            high=spec.seats[-1],
         )
 
     forced = spec.partnership == "forced" and seats == 4
     partnership = overrides.get("partnership", forced)
     if not isinstance(partnership, bool):
-        raise InvalidOptions("partnership", "partnership must be true or false.")
+        raise InvalidOptions(
+            "partnership", gettext_noop("Partnerships are chosen or not, nothing else.")
+        )
     if partnership and (seats != 4 or spec.partnership == "never"):
         raise InvalidOptions(
             "partnership",
-            f"Partnerships need 4 players in {spec.title}"
+            gettext_noop("Partnerships need 4 players in %(variant)s.")
             if spec.partnership != "never"
-            else f"{spec.title} has no partnerships.",
+            else gettext_noop("%(variant)s has no partnerships."),
+            variant=title,
         )
     if forced and not partnership:
         raise InvalidOptions(
-            "partnership", f"Four players always play in pairs in {spec.title}."
+            "partnership",
+            gettext_noop("Four players always play in pairs in %(variant)s."),
+            variant=title,
         )
 
     target = _check_int("target", overrides.get("target", spec.default_target))
     if target not in spec.targets:
         raise InvalidOptions(
             "target",
-            f"{spec.title} is played to "
-            f"{', '.join(str(t) for t in spec.targets)} points, not {target}.",
+            gettext_noop(
+                "%(variant)s is played to %(targets)s points, not %(target)s."
+            ),
+            variant=title,
+            targets=", ".join(str(t) for t in spec.targets),
+            target=target,
         )
 
     choices = spec.choices
@@ -151,8 +189,9 @@ def options_for(variant: str, **overrides: Any) -> Options:
         if value not in allowed_values:
             raise InvalidOptions(
                 name,
-                f"{name} in {spec.title} may be "
-                f"{' or '.join(repr(a) for a in allowed_values)}, not {value!r}.",
+                gettext_noop("%(variant)s does not offer that %(option)s."),
+                variant=title,
+                option=text(OPTION_NAMES[name]),
             )
 
     tps_given = overrides.get("tiles_per_seat")
@@ -162,9 +201,13 @@ def options_for(variant: str, **overrides: Any) -> Options:
             if tps_given not in choices["tiles_per_seat"]:
                 raise InvalidOptions(
                     "tiles_per_seat",
-                    f"{spec.title} deals "
-                    f"{' or '.join(str(c) for c in choices['tiles_per_seat'])}"
-                    f" tiles each, not {tps_given}.",
+                    gettext_noop(
+                        "%(variant)s deals %(counts)s tiles to each player,"
+                        " not %(count)s."
+                    ),
+                    variant=title,
+                    counts=", ".join(str(c) for c in choices["tiles_per_seat"]),
+                    count=tps_given,
                 )
         elif "deal" in choices and "deal" not in overrides:
             # A tile count picks the deal table that gives it.
@@ -175,19 +218,33 @@ def options_for(variant: str, **overrides: Any) -> Options:
     tiles = deal_size(variant, set_max, seats, deal, tps_given or 0)
     if tiles is None:
         raise InvalidOptions(
-            "deal", f"The {deal!r} deal of {spec.title} has no entry for {seats} seats."
+            "deal",
+            gettext_noop("That deal of %(variant)s is not for %(seats)s players."),
+            variant=title,
+            seats=seats,
         )
     if tps_given is not None and tps_given != tiles:
         raise InvalidOptions(
             "tiles_per_seat",
-            f"{spec.title} with {seats} players deals {tiles} tiles each,"
-            f" not {tps_given}.",
+            gettext_noop(
+                "%(variant)s with %(seats)s players deals %(tiles)s tiles to each"
+                " player, not %(count)s."
+            ),
+            variant=title,
+            seats=seats,
+            tiles=tiles,
+            count=tps_given,
         )
     if tiles * seats > set_size(set_max) - spec.reserve:
         raise InvalidOptions(
             "seats",
-            f"{seats} players with {tiles} tiles each need more than the"
-            f" double-{set_max} set.",
+            gettext_noop(
+                "%(seats)s players with %(tiles)s tiles each need more than the"
+                " double-%(set)s set."
+            ),
+            seats=seats,
+            tiles=tiles,
+            set=set_max,
         )
     return Options(
         variant=variant,

@@ -50,6 +50,7 @@ from games.engine.actions import (
     parse_action,
 )
 from games.engine.layout import attach, close_ends, end_sum, ends_mask, open_layout
+from games.engine.messages import end_name, gettext_noop, text, tile_name
 from games.engine.options import Options, Rules, rules_for
 from games.engine.scoring import end_points, match_winners, reveal, score_hand
 from games.engine.state import (
@@ -66,7 +67,6 @@ from games.engine.state import (
 from games.engine.tiles import (
     DOUBLES_MASK,
     IS_DOUBLE,
-    NAMES,
     NUM_MASK,
     PAIRS,
     PIPS,
@@ -410,7 +410,11 @@ def _tile_of(r: Rules, pair: tuple[int, int] | None) -> int:
     assert pair is not None
     a, b = pair
     if b > r.set_max:
-        raise IllegalAction(f"There is no {a}-{b} in the double-{r.set_max} set.")
+        raise IllegalAction(
+            gettext_noop("There is no %(tile)s in the double-%(set)s set."),
+            tile=tile_name(tile_id(a, b)),
+            set=r.set_max,
+        )
     return tile_id(a, b)
 
 
@@ -418,38 +422,48 @@ def _find_end(ends: tuple[tuple[str, int, int], ...], eid: str | None) -> int:
     for i, e in enumerate(ends):
         if e[0] == eid:
             return i
-    raise IllegalAction(f"There is no end called {eid!r} on the table.")
+    raise IllegalAction(gettext_noop("There is no such end on the table."))
 
 
 def _check_end(ends: tuple[tuple[str, int, int], ...], i: int, t: int) -> None:
     eid, v, f = ends[i]
     if f & CLOSED:
-        raise IllegalAction(f"The end {eid!r} is closed.")
+        raise IllegalAction(gettext_noop("The %(end)s is closed."), end=end_name(eid))
     if not f & FILL:
         for e in ends:
             if e[2] & FILL:
                 raise IllegalAction(
-                    "The four arms of the cross must each get a tile first: "
-                    "play on an empty arm."
+                    gettext_noop(
+                        "The four arms of the cross must each get a tile first: "
+                        "play on an empty arm."
+                    )
                 )
     if TILE_LO[t] != v and TILE_HI[t] != v:
-        raise IllegalAction(f"{NAMES[t]} does not match the {v} at the end {eid!r}.")
+        raise IllegalAction(
+            gettext_noop("The %(tile)s does not match the %(pips)s on the %(end)s."),
+            tile=tile_name(t),
+            pips=v,
+            end=end_name(eid),
+        )
 
 
 def _play(state: State, r: Rules, seat: int, action: Action) -> State:
     t = _tile_of(r, action.tile)
     hand = state.hands[seat]
     if not hand >> t & 1:
-        raise IllegalAction(f"You do not hold {NAMES[t]}.")
+        raise IllegalAction(
+            gettext_noop("You do not hold the %(tile)s."), tile=tile_name(t)
+        )
     eid = action.end
     spinner = state.spinner
     spun = state.spun
     if state.played == 0:
         if eid != ROOT:
-            raise IllegalAction(f"The first tile of a hand goes on the end {ROOT!r}.")
+            raise IllegalAction(
+                gettext_noop("The first tile of a hand goes in the middle.")
+            )
         if state.opening and t not in state.opening:
-            names = " or ".join(NAMES[x] for x in state.opening)
-            raise IllegalAction(f"This hand must open with {names}.")
+            raise _must_open_with(state.opening)
         ends, spinner = open_layout(r.layout, t)
     else:
         ends0 = state.ends
@@ -498,9 +512,11 @@ def _after_play(
 
 def _play_doubles(state: State, r: Rules, seat: int, action: Action) -> State:
     if r.layout != SPIDER:
-        raise IllegalAction("Only Spider lets you lay several doubles in one move.")
+        raise IllegalAction(
+            gettext_noop("Only Spider lets you lay several doubles in one move.")
+        )
     if state.played == 0:
-        raise IllegalAction("The hand opens with a single tile.")
+        raise IllegalAction(gettext_noop("The hand opens with a single tile."))
     hand = state.hands[seat]
     ends = state.ends
     spinner, spun = state.spinner, state.spun
@@ -508,15 +524,21 @@ def _play_doubles(state: State, r: Rules, seat: int, action: Action) -> State:
     seen_ends: set[str] = set()
     entries: list[Entry] = []
     if len(action.plays) < 2:
-        raise IllegalAction("Lay at least two doubles, or play a single tile.")
+        raise IllegalAction(
+            gettext_noop("Lay at least two doubles, or play a single tile.")
+        )
     for pair, eid in action.plays:
         t = _tile_of(r, pair)
         if not IS_DOUBLE[t]:
-            raise IllegalAction(f"{NAMES[t]} is not a double.")
+            raise IllegalAction(
+                gettext_noop("The %(tile)s is not a double."), tile=tile_name(t)
+            )
         if not hand >> t & 1:
-            raise IllegalAction(f"You do not hold {NAMES[t]}.")
+            raise IllegalAction(
+                gettext_noop("You do not hold the %(tile)s."), tile=tile_name(t)
+            )
         if t in seen_tiles or eid in seen_ends:
-            raise IllegalAction("Each double goes on its own end.")
+            raise IllegalAction(gettext_noop("Each double goes on its own end."))
         seen_tiles.add(t)
         seen_ends.add(eid)
         i = _find_end(ends, eid)
@@ -548,13 +570,20 @@ def _has_play(state: State, r: Rules, seat: int) -> bool:
 
 def _draw(state: State, r: Rules, seat: int) -> State:
     if r.stock == STOCK_NONE:
-        raise IllegalAction(f"There is no drawing in {r.options.spec.title}: pass.")
+        raise IllegalAction(
+            gettext_noop("There is no drawing in %(variant)s: pass."),
+            variant=text(r.options.spec.title),
+        )
     if _has_play(state, r, seat):
-        raise IllegalAction("You have a tile that fits: play it instead of drawing.")
+        raise IllegalAction(
+            gettext_noop("You have a tile that fits: play it instead of drawing.")
+        )
     if not _drawable(r, state.stock):
         if r.reserve and state.stock:
-            raise IllegalAction("The last two tiles of the stock are never drawn.")
-        raise IllegalAction("The stock is empty.")
+            raise IllegalAction(
+                gettext_noop("The last two tiles of the stock are never drawn.")
+            )
+        raise IllegalAction(gettext_noop("The stock is empty."))
     t = state.stock[0]
     new = state.copy()
     new.stock = state.stock[1:]
@@ -578,9 +607,13 @@ def _draw(state: State, r: Rules, seat: int) -> State:
 
 def _pass(state: State, r: Rules, seat: int) -> State:
     if _has_play(state, r, seat):
-        raise IllegalAction("You have a tile that fits: you may not pass.")
+        raise IllegalAction(
+            gettext_noop("You have a tile that fits: you may not pass.")
+        )
     if _drawable(r, state.stock):
-        raise IllegalAction("You must draw from the stock before passing.")
+        raise IllegalAction(
+            gettext_noop("You must draw from the stock before passing.")
+        )
     new = state.copy()
     return _finish(new, r, state, seat, [("pass", seat)])
 
@@ -588,8 +621,9 @@ def _pass(state: State, r: Rules, seat: int) -> State:
 def _claim(state: State, r: Rules, seat: int, action: Action) -> State:
     if action.points != state.pending:
         raise IllegalAction(
-            f"The ends add up to {state.pending}: claim {state.pending}, "
-            f"not {action.points}."
+            gettext_noop("The ends add up to %(sum)s: claim %(sum)s, not %(claim)s."),
+            sum=state.pending,
+            claim=action.points or 0,
         )
     new = state.copy()
     new.scores = _add(state.scores, r.side_of[seat], state.pending)
@@ -612,7 +646,7 @@ def _close(state: State, r: Rules, seat: int, action: Action) -> State:
     bad = [e for e in action.ends if e not in state.to_close]
     if bad:
         raise IllegalAction(
-            f"You may close only the doubles you just laid, not {bad[0]!r}."
+            gettext_noop("You may close only the doubles you have just laid.")
         )
     new = state.copy()
     new.ends = close_ends(state.ends, action.ends)
@@ -623,9 +657,11 @@ def _close(state: State, r: Rules, seat: int, action: Action) -> State:
 def _muggins(state: State, r: Rules, seat: int) -> State:
     mug = state.muggins
     if state.phase != PHASE_PLAY or mug is None:
-        raise IllegalAction("There are no unclaimed points to call Muggins on.")
+        raise IllegalAction(
+            gettext_noop("There are no unclaimed points to call Muggins on.")
+        )
     if r.side_of[mug[0]] == r.side_of[seat]:
-        raise IllegalAction("You cannot call Muggins on your own side.")
+        raise IllegalAction(gettext_noop("You cannot call Muggins on your own side."))
     new = state.copy()
     new.muggins = None
     new.scores = _add(state.scores, r.side_of[seat], mug[1])
@@ -643,7 +679,37 @@ def _next_hand(state: State, r: Rules) -> State:
     return _deal(new, r, state.hand_no + 1, (state.dealer + 1) % r.seats)
 
 
-_VERBS = {PHASE_PLAY: "play", PHASE_CLAIM: "claim", PHASE_CLOSE: "close"}
+_NOT_YOUR_TURN = {
+    PHASE_PLAY: gettext_noop("It is not your turn: another player is to play."),
+    PHASE_CLAIM: gettext_noop("It is not your turn: another player is to claim."),
+    PHASE_CLOSE: gettext_noop(
+        "It is not your turn: another player is choosing which doubles to close."
+    ),
+}
+_NOT_NOW = {
+    PLAY: gettext_noop("You cannot play a tile now."),
+    DRAW: gettext_noop("You cannot draw now."),
+    PASS: gettext_noop("You cannot pass now."),
+    CLAIM: gettext_noop("You cannot claim points now: it is your turn to play."),
+    CONTINUE: gettext_noop(
+        "There is nothing to claim or close: it is your turn to play."
+    ),
+    CLOSE: gettext_noop("You cannot close an end now: it is your turn to play."),
+    PLAY_DOUBLES: gettext_noop("You cannot lay doubles now."),
+}
+
+
+def _must_open_with(opening: tuple[int, ...]) -> IllegalAction:
+    if len(opening) == 1:
+        return IllegalAction(
+            gettext_noop("This hand must open with the %(tile)s."),
+            tile=tile_name(opening[0]),
+        )
+    names = ", ".join(str(tile_name(t)) for t in opening)
+    return IllegalAction(
+        gettext_noop("This hand must open with one of these tiles: %(tiles)s."),
+        tiles=names,
+    )
 
 
 def apply(state: State, seat: int, action: Action | dict[str, Any]) -> State:
@@ -655,23 +721,21 @@ def apply(state: State, seat: int, action: Action | dict[str, Any]) -> State:
         action = parse_action(action)
     r = rules_for(state.options)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < r.seats:
-        raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        raise IllegalAction(gettext_noop("There is no such seat at this table."))
     kind = action.type
     phase = state.phase
     if phase == PHASE_MATCH_OVER:
-        raise IllegalAction("The match is over.")
+        raise IllegalAction(gettext_noop("The match is over."))
     if kind == MUGGINS:
         return _muggins(state, r, seat)
     if phase == PHASE_HAND_OVER:
         if kind == NEXT_HAND:
             return _next_hand(state, r)
-        raise IllegalAction("The hand is over: start the next hand.")
+        raise IllegalAction(gettext_noop("The hand is over: start the next hand."))
     if kind == NEXT_HAND:
-        raise IllegalAction("The hand is still being played.")
+        raise IllegalAction(gettext_noop("The hand is still being played."))
     if seat != state.turn:
-        raise IllegalAction(
-            f"It is not your turn: seat {state.turn} is to {_VERBS[phase]}."
-        )
+        raise IllegalAction(_NOT_YOUR_TURN[phase])
     if phase == PHASE_PLAY:
         if kind == PLAY:
             return _play(state, r, seat, action)
@@ -681,14 +745,17 @@ def apply(state: State, seat: int, action: Action | dict[str, Any]) -> State:
             return _pass(state, r, seat)
         if kind == PLAY_DOUBLES:
             return _play_doubles(state, r, seat, action)
-        raise IllegalAction(f"You cannot {kind} now: it is your turn to play.")
+        raise IllegalAction(_NOT_NOW.get(kind, gettext_noop("You cannot do that now.")))
     if phase == PHASE_CLAIM:
         if kind == CLAIM:
             return _claim(state, r, seat, action)
         if kind == CONTINUE:
             return _decline(state, r, seat)
         raise IllegalAction(
-            f"Your play scored {state.pending}: claim it or continue without claiming."
+            gettext_noop(
+                "Your play scored %(points)s: claim it or continue without claiming."
+            ),
+            points=state.pending,
         )
     # PHASE_CLOSE
     if kind == CLOSE:
@@ -697,4 +764,6 @@ def apply(state: State, seat: int, action: Action | dict[str, Any]) -> State:
         new = state.copy()
         new.to_close = ()
         return _finish(new, r, state, seat, [])
-    raise IllegalAction("Close some of the doubles you laid, or continue.")
+    raise IllegalAction(
+        gettext_noop("Close some of the doubles you laid, or continue.")
+    )

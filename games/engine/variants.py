@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.messages import gettext_noop
+
 STANDARD_TARGETS = (50, 100, 150, 200, 250)
 
 # Stock rules.
@@ -120,8 +122,8 @@ VARIANTS: dict[str, VariantSpec] = {
     for s in (
         _spec(
             id="block",
-            title="Block",
-            summary=(
+            title=gettext_noop("Block"),
+            summary=gettext_noop(
                 "Match a tile to either end of the line. There is no drawing: a "
                 "player who cannot play passes. The holder of the highest double "
                 "opens with it. The hand ends when someone plays the last tile "
@@ -144,8 +146,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="draw",
-            title="Draw",
-            summary=(
+            title=gettext_noop("Draw"),
+            summary=gettext_noop(
                 "Like Block, but a player who cannot play draws from the stock "
                 "until a tile fits or the stock is empty, and passes only then. "
                 "The highest double opens. Going out scores the pips left in the "
@@ -166,8 +168,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="cross",
-            title="Cross",
-            summary=(
+            title=gettext_noop("Cross"),
+            summary=gettext_noop(
                 "The opening double is a spinner with four arms. The four plays "
                 "after it must go on four different arms; then any arm's end is "
                 "open. Draw until you can play. Scoring as in Draw."
@@ -186,8 +188,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="grand_cross",
-            title="Grand Cross",
-            summary=(
+            title=gettext_noop("Grand Cross"),
+            summary=gettext_noop(
                 "Cross with branching doubles: after the four arms are filled, "
                 "every double played on an arm continues it and starts two new "
                 "arms from its sides, adding two ends. Draw until you can play. "
@@ -207,8 +209,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="all_fives",
-            title="All Fives",
-            summary=(
+            title=gettext_noop("All Fives"),
+            summary=gettext_noop(
                 "Five tiles each. The holder of the highest double opens with any "
                 "tile. After each play, if the open ends add up to a multiple of "
                 "five (a double at an end counts both halves), claim those points "
@@ -232,8 +234,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="fives_and_threes",
-            title="Fives and Threes",
-            summary=(
+            title=gettext_noop("Fives and Threes"),
+            summary=gettext_noop(
                 "As All Fives, but an end total divisible by five or by three "
                 "scores that many points, once (15 is worth 15). Claim them or "
                 "risk Muggins. The hand bonus is the exact pip difference."
@@ -253,8 +255,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="fives",
-            title="Fives (doble eje)",
-            summary=(
+            title=gettext_noop("Fives (doble eje)"),
+            summary=gettext_noop(
                 "The first double played is the spinner: tiles go on its long "
                 "sides first, then on its short sides too. Whenever the open ends "
                 "add up to a multiple of five you score it at once. Draw until you "
@@ -275,8 +277,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="catalan",
-            title="Catalan (Dòmino)",
-            summary=(
+            title=gettext_noop("Catalan (Dòmino)"),
+            summary=gettext_noop(
                 "Deal 5 or 7 tiles each; the rest is the stock. The highest double "
                 "opens (else the heaviest tile). Draw until you can play. Going "
                 "out takes the opponents' pips; in a blocked game the lowest hand "
@@ -298,8 +300,8 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="spider",
-            title="Spider",
-            summary=(
+            title=gettext_noop("Spider"),
+            summary=gettext_noop(
                 "Two players, seven tiles each. The lowest double (1-1 first, 0-0 "
                 "last) opens in the centre, open on four sides. You may lay "
                 "several doubles in one move and close any double you lay. Draw "

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from games.names import variant_title as _variant_title
 from matchmaking.charts import history_chart
 from matchmaking.models import Block
 from matchmaking.selectors import rating_history, ratings_of
@@ -31,3 +32,9 @@ def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
         and Block.objects.filter(blocker_id=viewer.pk, blocked_id=player.pk).exists()
     )
     return {"ratings": ratings, "blocked": blocked}
+
+
+@register.filter
+def variant_title(variant: str) -> str:
+    """``{{ r.variant|variant_title }}``: a variant id as players name it."""
+    return _variant_title(variant)

@@ -35,8 +35,8 @@ def test_wrong_seat() -> None:
 
 
 def test_no_such_seat() -> None:
-    _refused(_opened(), 7, Action.draw(), "no seat")
-    _refused(_opened(), "1", Action.draw(), "no seat")
+    _refused(_opened(), 7, Action.draw(), "no such seat")
+    _refused(_opened(), "1", Action.draw(), "no such seat")
 
 
 def test_tile_not_held() -> None:
@@ -44,7 +44,12 @@ def test_tile_not_held() -> None:
 
 
 def test_tile_not_in_set() -> None:
-    _refused(_opened(), 1, {"type": "play", "tile": [6, 9], "end": "left"}, "no 6-9")
+    _refused(
+        _opened(),
+        1,
+        {"type": "play", "tile": [6, 9], "end": "left"},
+        "no 6\u20139 in the double-6 set",
+    )
 
 
 def test_end_does_not_match() -> None:
@@ -53,13 +58,13 @@ def test_end_does_not_match() -> None:
 
 
 def test_unknown_end() -> None:
-    _refused(_opened(), 1, Action.play((6, 4), "n"), "no end")
+    _refused(_opened(), 1, Action.play((6, 4), "n"), "no such end")
 
 
 def test_first_tile_must_go_on_root_and_be_the_forced_one() -> None:
     s = rig("draw", [[(6, 6), (6, 1)], [(6, 4), (0, 0)]], forced=(6, 6))
-    _refused(s, 0, Action.play((6, 6), "left"), "root")
-    _refused(s, 0, Action.play((6, 1), "root"), "must open with 6-6")
+    _refused(s, 0, Action.play((6, 6), "left"), "goes in the middle")
+    _refused(s, 0, Action.play((6, 1), "root"), "must open with the double six")
 
 
 def test_closed_end() -> None:
@@ -69,7 +74,7 @@ def test_closed_end() -> None:
     s = play(s, 1, (1, 2), "n")
     s = play(s, 0, (2, 2), "n")
     s = apply(s, 0, Action.close(["n"]))
-    _refused(s, 1, Action.play((2, 6), "n"), "closed")
+    _refused(s, 1, Action.play((2, 6), "n"), "The north arm is closed")
 
 
 def test_close_an_end_not_just_laid() -> None:

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from leagues.models import Correction, Membership, Week
 from leagues.rollover import weeks_rollover
@@ -97,7 +97,9 @@ def test_profile_lists_past_weeks(client, make_user, make_player, finish_table):
     client.force_login(me)
     page = client.get(reverse("profile")).content.decode()
     assert "Past league weeks" in page
-    assert start.date().isoformat() in page and "promoted" in page
+    # The week's Monday in the reader's short date format (English: 11/23/2026).
+    monday = formats.date_format(start.date(), "SHORT_DATE_FORMAT")
+    assert monday in page and "promoted" in page
 
 
 def test_top_board_lists_each_division(client, make_player, finish_table):
