@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -12,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import engine
-from games.names import variant_dict
+from games.names import variant_dict, variant_title
 from matchmaking.conduct import block_add, block_remove
 from matchmaking.errors import MatchError
 from matchmaking.selectors import (
@@ -25,17 +27,10 @@ from matchmaking.selectors import (
 LEADERBOARD_PAGE = 50
 
 
-def _lobby_strings() -> dict[str, str]:
+def _lobby_strings() -> dict[str, Any]:
+    """Words lobby.js shows, in the page's language; the lobby's frames carry keys
+    (a variant's id), since one frame may have been built in another language."""
     return {
-        "find": _("Find a table"),
-        "cancel": _("Cancel"),
-        "searching": _("Searching"),
-        "waited": _("Waited"),
-        "estimate": _("Estimated wait"),
-        "range": _("Rating range"),
-        "waiting": _("waiting"),
-        "playing": _("playing"),
-        "watch": _("Watch"),
         "seated": _("You have a seat at a table."),
         "back": _("Back to your table"),
         "lost": _("Connection lost: reconnecting… your search is kept."),
@@ -45,7 +40,7 @@ def _lobby_strings() -> dict[str, str]:
             "again earns a matchmaking cooldown: 5 minutes, then three times longer "
             "for each repeat the same day."
         ),
-        "ok": _("Understood"),
+        "variants": {v: variant_title(v) for v in engine.VARIANTS},
     }
 
 

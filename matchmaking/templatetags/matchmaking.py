@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from games import engine
 from games.names import variant_title as _variant_title
 from matchmaking.charts import history_chart
 from matchmaking.models import Block
@@ -38,3 +39,10 @@ def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
 def variant_title(variant: str) -> str:
     """``{{ r.variant|variant_title }}``: a variant id as players name it."""
     return _variant_title(variant)
+
+
+@register.simple_tag
+def variant_titles() -> dict[str, str]:
+    """``{% variant_titles as titles %}``: every variant's name in the page's
+    language, for scripts whose frames carry variant ids."""
+    return {variant: _variant_title(variant) for variant in engine.VARIANTS}

@@ -74,3 +74,27 @@ export function formatTime(date) {
 export function formatList(items) {
   return cached("list", {}, (lang) => new Intl.ListFormat(lang, { type: "conjunction" })).format(items);
 }
+
+/** A computer player's level in the page's language. */
+export function computerLevel(level) {
+  if (level === "easy") return pgettext("computer level", "easy");
+  if (level === "medium") return pgettext("computer level", "medium");
+  if (level === "hard") return pgettext("computer level", "hard");
+  return level;
+}
+
+/**
+ * A seat's name in the page's language. One frame goes to every connection of a
+ * table, built in the language of whoever caused it, so a computer seat is named
+ * here from its parts (docs/protocol.md): "Computer 2 · easy", "Vera42 · computer".
+ */
+export function seatDisplayName(seat) {
+  if (seat.alias) return interpolate(gettext("%(alias)s · computer"), { alias: seat.alias });
+  if (seat.bot) {
+    return interpolate(gettext("Computer %(number)s · %(level)s"), {
+      number: formatNumber(seat.position + 1),
+      level: computerLevel(seat.bot),
+    });
+  }
+  return seat.name;
+}

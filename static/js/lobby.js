@@ -2,7 +2,7 @@
 // counts, Find a table / Cancel, the running search, and the way to one's table.
 // Whole messages come translated from the page (#lobby-strings); the ones with
 // values in them from the JavaScript catalog.
-import { formatNumber, formatSeconds, formatTime, gettext, interpolate } from "./i18n.js";
+import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate } from "./i18n.js";
 
 const root = document.getElementById("lobby");
 if (root) {
@@ -34,7 +34,9 @@ if (root) {
     for (const b of root.querySelectorAll("button.find")) b.disabled = !!search;
     if (!search) return;
     const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
-    field("title").textContent = search.title;
+    // The pool's title as this page rendered it: the frame's may be in another language.
+    const pool = root.querySelector(`li.pool[data-pool="${CSS.escape(search.pool)}"] h2`);
+    field("title").textContent = pool ? pool.textContent : search.title;
     field("estimate").textContent = search.estimate == null ? "—" : formatSeconds(search.estimate);
     field("range").textContent = `${formatNumber(search.range[0])}–${formatNumber(search.range[1])}`;
     const tick = () => {
@@ -59,9 +61,13 @@ if (root) {
       const a = document.createElement("a");
       a.href = `/tables/${table.id}/`;
       const players = table.seats
-        .map((s) => (s.computer ? interpolate(gettext("%(name)s (computer)"), { name: s.name }) : s.name))
+        .map((s) => {
+          if (!s.computer) return s.name;
+          return interpolate(gettext("%(name)s (computer)"), { name: s.name || computerLevel(s.level) });
+        })
         .join(", ");
-      a.textContent = interpolate(gettext("%(variant)s: %(players)s"), { variant: table.variant, players });
+      const variant = t.variants[table.variant] || table.variant;
+      a.textContent = interpolate(gettext("%(variant)s: %(players)s"), { variant, players });
       li.append(a);
       ul.append(li);
     }

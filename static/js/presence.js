@@ -7,6 +7,10 @@ const el = document.getElementById("online");
 const toasts = document.getElementById("invitation-toasts");
 const presenceUrl = (el || toasts)?.dataset.presenceUrl;
 
+// Variant names as this page's language says them (the frame carries the id).
+const titles = JSON.parse(document.getElementById("variant-titles")?.textContent || "{}");
+const variantTitle = (id) => titles[id] || id;
+
 const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
 
 async function answer(url, toast) {
@@ -38,7 +42,7 @@ function showInvitation(inv) {
       "Room invitation from %(host)s: %(variant)s, %(seats)s seats.",
       inv.seats,
     ),
-    { host: inv.host, variant: inv.variant, seats: formatNumber(inv.seats) },
+    { host: inv.host, variant: variantTitle(inv.variant), seats: formatNumber(inv.seats) },
   );
   const accept = Object.assign(document.createElement("button"), { className: "button small", textContent: gettext("Accept") });
   const decline = Object.assign(document.createElement("button"), { className: "link", textContent: gettext("Decline") });

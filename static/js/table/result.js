@@ -1,12 +1,12 @@
 // Words for seats and events, and the end-of-hand breakdown.
 
-import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext, seatDisplayName } from "../i18n.js";
 import { DASH, tileEl, tileLabel } from "./tiles.js";
 
 export function seatName(seats, position, you) {
   if (position === you) return gettext("You");
   const seat = seats.find((s) => s.position === position);
-  return seat ? seat.name : interpolate(gettext("Seat %(number)s"), { number: formatNumber(position + 1) });
+  return seat ? seatDisplayName(seat) : interpolate(gettext("Seat %(number)s"), { number: formatNumber(position + 1) });
 }
 
 function sideName(view, seats, side, you) {
@@ -333,7 +333,7 @@ export function matchExtrasInto(match, frame) {
   const asks = [];
   if (urls.rating && me) asks.push(fetchJson(urls.rating, (b) => b.change !== null).then(ratingEl));
   if (urls.pot) {
-    asks.push(fetchJson(urls.pot, (b) => b.state === "settled" || b.state === "cancelled").then((b) => potEl(b, me?.name)));
+    asks.push(fetchJson(urls.pot, (b) => b.state === "settled" || b.state === "cancelled").then((b) => potEl(b, me && seatDisplayName(me))));
   }
   Promise.all(asks).then((parts) => holder.replaceChildren(...parts.filter(Boolean)));
 }

@@ -1,7 +1,7 @@
 // The table page: renders the latest state frame and turns clicks, drags and keys
 // into one of the view's legal actions.
 
-import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext, seatDisplayName } from "../i18n.js";
 import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, matchExtrasInto, seatName } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
@@ -274,7 +274,7 @@ export class TableUI {
           "aria-current": toMove ? "true" : null,
           dataset: { seat: String(pos) },
         },
-        el("span", { class: "seat-name", text: you ? interpolate(gettext("%(name)s (you)"), { name: seat.name }) : seat.name }),
+        el("span", { class: "seat-name", text: you ? interpolate(gettext("%(name)s (you)"), { name: seatDisplayName(seat) }) : seatDisplayName(seat) }),
         seat.bot
           ? el("span", { class: "badge bot", text: pgettext("seat badge", "computer"), title: gettext("computer player") })
           : null,
