@@ -11,7 +11,7 @@ translation function: ``text.render(gettext)``; ``str(text)`` is the English.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Union
@@ -53,6 +53,17 @@ class Text:
 def text(template: str, **params: Param) -> Text:
     """A ``Text`` from a template marked with ``gettext_noop`` and its values."""
     return Text(template, MappingProxyType(params))
+
+
+def text_list(items: Sequence[Param]) -> Text:
+    """Several values, each rendered in the caller's language, joined by commas.
+
+    Its template is only placeholders and commas, so no catalog holds it and every
+    language renders it as it stands.
+    """
+    keys = [f"item{i}" for i in range(len(items))]
+    template = ", ".join(f"%({key})s" for key in keys)
+    return Text(template, MappingProxyType(dict(zip(keys, items, strict=True))))
 
 
 DOUBLE_NAMES: tuple[str, ...] = (

@@ -50,7 +50,7 @@ from games.engine.actions import (
     parse_action,
 )
 from games.engine.layout import attach, close_ends, end_sum, ends_mask, open_layout
-from games.engine.messages import end_name, gettext_noop, text, tile_name
+from games.engine.messages import end_name, gettext_noop, text, text_list, tile_name
 from games.engine.options import Options, Rules, rules_for
 from games.engine.scoring import end_points, match_winners, reveal, score_hand
 from games.engine.state import (
@@ -705,10 +705,9 @@ def _must_open_with(opening: tuple[int, ...]) -> IllegalAction:
             gettext_noop("This hand must open with the %(tile)s."),
             tile=tile_name(opening[0]),
         )
-    names = ", ".join(str(tile_name(t)) for t in opening)
     return IllegalAction(
         gettext_noop("This hand must open with one of these tiles: %(tiles)s."),
-        tiles=names,
+        tiles=text_list([tile_name(t) for t in opening]),
     )
 
 
