@@ -9,7 +9,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import PASSWORD, frame, play_tile, wait_for_me, wait_ready
+from tests.e2e.helpers import (
+    PASSWORD,
+    frame,
+    play_tile,
+    signup,
+    wait_for_me,
+    wait_ready,
+)
 from tests.support.catalogs import english_found
 
 pytestmark = pytest.mark.e2e
@@ -19,16 +26,6 @@ def choose_catalan(page: Page) -> None:
     page.goto("/")
     page.locator("footer select[name=language]").select_option("ca")
     expect(page.locator("html")).to_have_attribute("lang", "ca")
-
-
-def sign_up(page: Page, name: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=email]", f"{name}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    expect(page.locator("header")).to_contain_text(name)
 
 
 def log_in(page: Page, name: str) -> None:
@@ -48,8 +45,7 @@ def english_on(page: Page) -> list[str]:
 def test_catalan_from_the_footer_to_the_table_and_back(new_page):
     page = new_page()
     choose_catalan(page)
-    name = f"catala{page.evaluate('Date.now()') % 10_000_000}"
-    sign_up(page, name)
+    name = signup(page, "catala")
 
     page.goto("/play/")
     expect(page.locator("html")).to_have_attribute("lang", "ca")
