@@ -24,11 +24,16 @@ from django.utils.translation import ngettext
 from economy import conf as economy_conf
 from economy.errors import InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
-from economy.services import pot_entry_pay, pot_entry_refund, pot_refund_all
+from economy.services import (
+    pot_entry_post,
+    pot_entry_refund,
+    pot_open,
+    pot_refund_all,
+)
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.services import (
-    seat_join,
+    seat_add,
     seat_leave,
     table_cancel,
     table_create,
@@ -139,36 +144,34 @@ def stake_sit(
     Quick seat, the open table of this stake and shape closest to full, else a new
     one. The table starts the moment its last seat is taken. Raises
     :class:`StakeError` (nothing changed, no coin moved) for every refusal.
+
+    The stake row is locked and its seat counted by one UPDATE (``_row_take``),
+    then the sitter row, the games seat and the entry follow under that lock: the
+    lock order of every stake write (row, games table, escrow, wallets).
     """
     kind = _shape_check(stake=stake, shape=shape)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
     if table_id is None:
-        row = _quick_pick(stake=stake, shape=kind)
+        row = _quick_take(stake=stake, shape=kind)
     else:
-        row = _row_lock(table_id)
-        _check_open(row, stake=stake, shape=kind)
+        row = _chosen_take(table_id, stake=stake, shape=kind)
     if not _sitter_claim(user_id=user.pk, table_id=row.pk):
         _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
-    row.seats_taken += 1
-    fields = ["seats_taken"]
-    if row.seats_taken == row.seats:
+    if row.state == StakeTable.State.PLAYING:
         table_start(table_id=row.pk)
-        row.state = StakeTable.State.PLAYING
-        fields.append("state")
-    row.save(update_fields=fields)
     return row
 
 
 def _seat_and_pay(*, user: AbstractBaseUser, row: StakeTable) -> None:
     """Seat the player at the games table, then move the entry into the pot."""
     try:
-        seat_join(table_id=row.pk, user=user)
+        seat_add(table_id=row.pk, user=user)
     except TableError as exc:
         raise StakeError(exc.code, exc.message) from None
     try:
-        pot_entry_pay(table_ref=str(row.pk), user_id=user.pk, amount=row.stake)
+        pot_entry_post(table_ref=str(row.pk), user_id=user.pk, amount=row.stake)
     except InsufficientFunds:
         missing = row.stake - wallet_balance(user_id=user.pk)
         raise StakeError(
@@ -210,6 +213,80 @@ def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
         raise StakeError("table_closing", _("This table ran out of time to fill."))
 
 
+# The columns ``_row_take`` returns; the row's other fields load on first use.
+_TAKEN = ("table_id", "stake", "shape", "seats", "seats_taken", "state")
+
+
+def _row_take(*, where: str, params: list[Any]) -> StakeTable | None:
+    """Lock the open stake row matched by ``where`` (SQL on this table) and count
+    one more seat taken, ``playing`` if that fills it, in one statement
+    (``UPDATE … RETURNING``); None if no row matched. Every condition a seat needs
+    is in the UPDATE, which PostgreSQL re-checks on the row's newest version after
+    waiting for its lock, so a seat is never counted twice."""
+    quote = connection.ops.quote_name
+    table = quote(StakeTable._meta.db_table)
+    sql = (
+        f"UPDATE {table} SET seats_taken = seats_taken + 1, "  # noqa: S608
+        "state = CASE WHEN seats_taken + 1 >= seats THEN %s ELSE state END "
+        f"WHERE state = %s AND seats_taken < seats AND ({where}) "
+        f"RETURNING {', '.join(quote(c) for c in _TAKEN)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [StakeTable.State.PLAYING.value, StakeTable.State.OPEN.value, *params]
+        )
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    return StakeTable.from_db(connection.alias, list(_TAKEN), list(found))
+
+
+def _chosen_take(table_id: object, *, stake: int, shape: StakeShape) -> StakeTable:
+    """Take a seat of the table the player chose, or say why it has none."""
+    if type(table_id) is not int or table_id <= 0:
+        raise StakeError("no_table", _("There is no such stake table."))
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    take = {
+        "where": "table_id = %s AND stake = %s AND shape = %s AND fill_deadline > %s",
+        "params": [table_id, stake, shape.code, now],
+    }
+    if (row := _row_take(**take)) is not None:
+        return row
+    # Off the fast path: find out why, under the row's lock.
+    _check_open(_row_lock(table_id), stake=stake, shape=shape)
+    if (row := _row_take(**take)) is None:  # the checks just passed under the lock
+        raise StakeError("table_closed", _("This table is no longer taking players."))
+    return row
+
+
+def _quick_take(*, stake: int, shape: StakeShape) -> StakeTable:
+    """Take a seat of the open table closest to full (skipping tables whose row
+    another sit-down holds right now, so clients spread over open tables instead
+    of queueing on one), or of a new table."""
+    skip = (
+        " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
+    )
+    deadline = timezone.now() + timedelta(seconds=1)
+    table = connection.ops.quote_name(StakeTable._meta.db_table)
+    pick = (
+        f"table_id = (SELECT table_id FROM {table} "  # noqa: S608
+        "WHERE state = %s AND stake = %s AND shape = %s AND seats_taken < seats "
+        f"AND fill_deadline > %s ORDER BY seats_taken DESC, table_id LIMIT 1{skip})"
+    )
+    params = [
+        StakeTable.State.OPEN.value,
+        stake,
+        shape.code,
+        connection.ops.adapt_datetimefield_value(deadline),
+    ]
+    if (row := _row_take(where=pick, params=params)) is not None:
+        return row
+    opened = stake_table_open(stake=stake, shape=shape)
+    row = _row_take(where="table_id = %s", params=[opened.pk])
+    assert row is not None, "a table opened in this transaction has free seats"
+    return row
+
+
 def _sitter_claim(*, user_id: int, table_id: int) -> bool:
     """Record the player as seated at a stake table; False if they already are.
 
@@ -243,45 +320,30 @@ def _sitter_refuse(*, user: AbstractBaseUser, row: StakeTable) -> NoReturn:
     )
 
 
-def _quick_pick(*, stake: int, shape: StakeShape) -> StakeTable:
-    """Lock the open table closest to full (skipping ones locked right now), or
-    create one."""
-    row = (
-        StakeTable.objects.select_for_update(skip_locked=True)
-        .filter(
-            state=StakeTable.State.OPEN,
+def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
+    """A new empty stake table, its pot and its fill deadline (the expiry task is
+    queued after commit; the sweep enforces the deadline if the task is lost).
+
+    Precondition: inside ``transaction.atomic`` (the caller's, or this one's).
+    The new rows are the caller's until commit: nobody else can see or lock them.
+    """
+    with transaction.atomic(savepoint=False):
+        table = table_create(
+            mode="stake",
+            variant=shape.variant,
+            options=shape.options,
+            hand_pause_seconds=hand_pause_seconds(),
+        )
+        deadline = timezone.now() + timedelta(seconds=fill_seconds())
+        row = StakeTable.objects.create(
+            table=table,
             stake=stake,
             shape=shape.code,
-            fill_deadline__gt=timezone.now() + timedelta(seconds=1),
+            seats=shape.seats,
+            fill_deadline=deadline,
         )
-        .order_by("-seats_taken", "pk")
-        .first()
-    )
-    if row is not None and row.seats_taken < row.seats:
-        return row
-    return stake_table_open(stake=stake, shape=shape)
-
-
-@transaction.atomic
-def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
-    """A new empty stake table and its fill deadline (the expiry task is queued
-    after commit; the sweep enforces the deadline if the task is lost)."""
-    table = table_create(
-        mode="stake",
-        variant=shape.variant,
-        options=shape.options,
-        hand_pause_seconds=hand_pause_seconds(),
-    )
-    deadline = timezone.now() + timedelta(seconds=fill_seconds())
-    row = StakeTable.objects.create(
-        table=table,
-        stake=stake,
-        shape=shape.code,
-        seats=shape.seats,
-        fill_deadline=deadline,
-    )
-    row = StakeTable.objects.select_for_update().get(pk=row.pk)
-    transaction.on_commit(lambda: expiry_queue(table.pk, deadline))
+        pot_open(table_ref=str(row.pk))
+        transaction.on_commit(lambda: expiry_queue(table.pk, deadline))
     return row
 
 
