@@ -2,7 +2,8 @@
 
     psql -h 127.0.0.1 -U postgres -c 'create database stakes_bench'
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/stakes_bench \\
-        .venv/bin/python bench/stakes.py [--clients 8] [--sits 400] [--rounds 3]
+        .venv/bin/python bench/stakes.py [--clients 8] [--sits 400] [--rounds 3] \\
+        [--floor]
 
 ``--clients`` processes race for the seats of the same stake and shape (Quick seat,
 100 coins, 4 seats in partnership): every sit-down takes a seat of a games table and
@@ -43,7 +44,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, connections  # noqa: E402
+from django.db import connection, connections, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.ledger import players_make  # noqa: E402
@@ -89,6 +90,39 @@ def _sit_all(user_ids: list[int]) -> tuple[int, int, float, float | None]:
     backend_after = _backend_cpu()
     used = None if backend is None or backend_after is None else backend_after - backend
     return seated, refused, cpu, used
+
+
+FLOOR_TABLE = "bench_stakes_floor"
+
+
+def _floor_loop(args: tuple[int, int, bool]) -> None:
+    """One client's share of the floor: a one-row UPDATE and COMMIT, ``count``
+    times, on its own row (or on row 0 with ``same``)."""
+    client, count, same = args
+    row = 0 if same else client
+    for _ in range(count):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {FLOOR_TABLE} SET n = n + 1 WHERE id = %s",
+                [row],
+            )
+
+
+def floor(pool: mp.pool.Pool, clients: int, count: int, *, same: bool) -> float:
+    """Transactions per second of the trivial write: what this machine's PostgreSQL
+    and this client stack commit at most, the bound of any sit-down rate."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {FLOOR_TABLE} (id int PRIMARY KEY, n bigint)"
+        )
+        cursor.execute(
+            f"INSERT INTO {FLOOR_TABLE} SELECT g, 0 FROM generate_series(0, %s) g "
+            "ON CONFLICT DO NOTHING",
+            [clients],
+        )
+    start = time.perf_counter()
+    pool.map(_floor_loop, [(c, count, same) for c in range(clients)])
+    return clients * count / (time.perf_counter() - start)
 
 
 def statements_per_sit() -> list[int]:
@@ -143,6 +177,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--sits", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time a one-row UPDATE + COMMIT by the same clients",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("bench/stakes.py needs PostgreSQL (DATABASE_URL)")
@@ -162,6 +201,11 @@ def main() -> None:
                 f"({done.seated} seated, {done.refused} refused); CPU per "
                 f"sit-down {done.client_ms:.2f} ms client + {backend} ms PostgreSQL"
             )
+        if args.floor:
+            for same in (False, True):
+                rate = floor(pool, args.clients, args.sits, same=same)
+                rows = "one shared row" if same else "a row each"
+                print(f"floor, UPDATE + COMMIT on {rows}: {rate:7.0f} /s")
     # After the pool: a process forked once this one has sent to the channel layer
     # would inherit a sender loop whose thread it does not have.
     print("statements per sit-down (open, join, join, start):", statements_per_sit())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -145,18 +146,18 @@ def stake_sit(
     one. The table starts the moment its last seat is taken. Raises
     :class:`StakeError` (nothing changed, no coin moved) for every refusal.
 
-    The stake row is locked and its seat counted by one UPDATE (``_row_take``),
-    then the sitter row, the games seat and the entry follow under that lock: the
-    lock order of every stake write (row, games table, escrow, wallets).
+    The stake row is locked, its seat counted and the sitter row claimed by one
+    statement (``_row_take``), then the games seat and the entry follow under that
+    lock: the lock order of every stake write (row, games table, escrow, wallets).
     """
     kind = _shape_check(stake=stake, shape=shape)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
     if table_id is None:
-        row = _quick_take(stake=stake, shape=kind)
+        row, claimed = _quick_take(stake=stake, shape=kind, user_id=user.pk)
     else:
-        row = _chosen_take(table_id, stake=stake, shape=kind)
-    if not _sitter_claim(user_id=user.pk, table_id=row.pk):
+        row, claimed = _chosen_take(table_id, stake=stake, shape=kind, user_id=user.pk)
+    if not claimed:
         _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
     if row.state == StakeTable.State.PLAYING:
@@ -216,50 +217,74 @@ def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
 # The columns ``_row_take`` returns; the row's other fields load on first use.
 _TAKEN = ("table_id", "stake", "shape", "seats", "seats_taken", "state")
 
+Taken = tuple[StakeTable, bool]  # the row, and whether the sitter row was claimed
 
-def _row_take(*, where: str, params: list[Any]) -> StakeTable | None:
-    """Lock the open stake row matched by ``where`` (SQL on this table) and count
-    one more seat taken, ``playing`` if that fills it, in one statement
-    (``UPDATE … RETURNING``); None if no row matched. Every condition a seat needs
-    is in the UPDATE, which PostgreSQL re-checks on the row's newest version after
-    waiting for its lock, so a seat is never counted twice."""
+
+def _row_take(*, where: str, params: list[Any], user_id: int) -> Taken | None:
+    """Lock the open stake row matched by ``where`` (SQL on this table), count one
+    more seat taken (``playing`` if that fills it) and claim the player's sitter
+    row (:func:`_sitter_claim`); None if no row matched.
+
+    Every condition a seat needs is in the UPDATE, which PostgreSQL re-checks on
+    the row's newest version after waiting for its lock, so a seat is never counted
+    twice. On PostgreSQL the claim rides in the same statement (a data-modifying
+    CTE): one round trip under the contended lock instead of two.
+    """
     quote = connection.ops.quote_name
     table = quote(StakeTable._meta.db_table)
-    sql = (
+    columns = ", ".join(quote(c) for c in _TAKEN)
+    update = (
         f"UPDATE {table} SET seats_taken = seats_taken + 1, "  # noqa: S608
         "state = CASE WHEN seats_taken + 1 >= seats THEN %s ELSE state END "
-        f"WHERE state = %s AND seats_taken < seats AND ({where}) "
-        f"RETURNING {', '.join(quote(c) for c in _TAKEN)}"
+        f"WHERE state = %s AND seats_taken < seats AND ({where}) RETURNING {columns}"
     )
+    states = [StakeTable.State.PLAYING.value, StakeTable.State.OPEN.value]
+    together = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
-        cursor.execute(
-            sql, [StakeTable.State.PLAYING.value, StakeTable.State.OPEN.value, *params]
-        )
+        if together:
+            cursor.execute(
+                f"WITH taken AS ({update}), claim AS ({_claim_sql()} "  # noqa: S608
+                "SELECT %s, table_id, %s FROM taken ON CONFLICT DO NOTHING "
+                f"RETURNING 1) SELECT {columns}, EXISTS (SELECT 1 FROM claim) "
+                "FROM taken",
+                [*states, *params, user_id, _now()],
+            )
+        else:
+            cursor.execute(update, [*states, *params])
         found = cursor.fetchone()
     if found is None:
         return None
-    return StakeTable.from_db(connection.alias, list(_TAKEN), list(found))
+    row = StakeTable.from_db(connection.alias, list(_TAKEN), list(found[: len(_TAKEN)]))
+    if together:
+        return row, bool(found[-1])
+    return row, _sitter_claim(user_id=user_id, table_id=row.pk)
 
 
-def _chosen_take(table_id: object, *, stake: int, shape: StakeShape) -> StakeTable:
+def _now() -> Any:
+    return connection.ops.adapt_datetimefield_value(timezone.now())
+
+
+def _chosen_take(
+    table_id: object, *, stake: int, shape: StakeShape, user_id: int
+) -> Taken:
     """Take a seat of the table the player chose, or say why it has none."""
     if type(table_id) is not int or table_id <= 0:
         raise StakeError("no_table", _("There is no such stake table."))
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
     take = {
         "where": "table_id = %s AND stake = %s AND shape = %s AND fill_deadline > %s",
-        "params": [table_id, stake, shape.code, now],
+        "params": [table_id, stake, shape.code, _now()],
+        "user_id": user_id,
     }
-    if (row := _row_take(**take)) is not None:
-        return row
+    if (taken := _row_take(**take)) is not None:
+        return taken
     # Off the fast path: find out why, under the row's lock.
     _check_open(_row_lock(table_id), stake=stake, shape=shape)
-    if (row := _row_take(**take)) is None:  # the checks just passed under the lock
+    if (taken := _row_take(**take)) is None:  # the checks just passed under the lock
         raise StakeError("table_closed", _("This table is no longer taking players."))
-    return row
+    return taken
 
 
-def _quick_take(*, stake: int, shape: StakeShape) -> StakeTable:
+def _quick_take(*, stake: int, shape: StakeShape, user_id: int) -> Taken:
     """Take a seat of the open table closest to full (skipping tables whose row
     another sit-down holds right now, so clients spread over open tables instead
     of queueing on one), or of a new table."""
@@ -279,12 +304,21 @@ def _quick_take(*, stake: int, shape: StakeShape) -> StakeTable:
         shape.code,
         connection.ops.adapt_datetimefield_value(deadline),
     ]
-    if (row := _row_take(where=pick, params=params)) is not None:
-        return row
+    if (taken := _row_take(where=pick, params=params, user_id=user_id)) is not None:
+        return taken
     opened = stake_table_open(stake=stake, shape=shape)
-    row = _row_take(where="table_id = %s", params=[opened.pk])
-    assert row is not None, "a table opened in this transaction has free seats"
-    return row
+    taken = _row_take(where="table_id = %s", params=[opened.pk], user_id=user_id)
+    assert taken is not None, "a table opened in this transaction has free seats"
+    return taken
+
+
+@cache
+def _claim_sql() -> str:
+    """``INSERT INTO`` the sitter table's columns: user, stake table, time."""
+    meta = StakeSitter._meta
+    quote = connection.ops.quote_name
+    columns = (quote("user_id"), quote("stake_table_id"), quote("sat_at"))
+    return f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)})"
 
 
 def _sitter_claim(*, user_id: int, table_id: int) -> bool:
@@ -294,15 +328,10 @@ def _sitter_claim(*, user_id: int, table_id: int) -> bool:
     the same player waits for the other transaction and then inserts nothing, so
     nobody holds two stake seats, without a savepoint or a look-up first.
     """
-    meta = StakeSitter._meta
-    quote = connection.ops.quote_name
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} "  # noqa: S608 - names from the model
-            f"({quote('user_id')}, {quote('stake_table_id')}, {quote('sat_at')}) "
-            "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-            [user_id, table_id, now],
+            f"{_claim_sql()} VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [user_id, table_id, _now()],
         )
         return bool(cursor.rowcount)
 
