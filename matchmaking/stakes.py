@@ -214,7 +214,8 @@ def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
         raise StakeError("table_closing", _("This table ran out of time to fill."))
 
 
-# The columns ``_row_take`` returns; the row's other fields load on first use.
+# The columns ``_row_take`` returns, in the model's field order (``from_db`` needs
+# it); the row's other fields load on first use.
 _TAKEN = ("table_id", "stake", "shape", "seats", "seats_taken", "state")
 
 Taken = tuple[StakeTable, bool]  # the row, and whether the sitter row was claimed
