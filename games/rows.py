@@ -14,6 +14,7 @@ both PostgreSQL and SQLite.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -111,7 +112,9 @@ def table_seating_locked(table_id: int) -> Seating | None:
         rows = cursor.fetchall()
     if not rows:
         return None
-    options = _field(Table._meta, "options").from_db_value(rows[0][1], None, connection)
+    options = rows[0][1]  # JSON text (SQLite, or PostgreSQL as Django loads jsonb)
+    if isinstance(options, str):
+        options = json.loads(options)
     taken = {row[2]: row[3] for row in rows if row[2] is not None}
     return Seating(status=rows[0][0], options=options, taken=taken)
 
