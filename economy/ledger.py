@@ -250,6 +250,86 @@ def _escrow_of(legs: Sequence[Leg], escrow_set: dict[str, object]) -> Account:
     return escrows[0]
 
 
+def _post_one_statement(
+    cursor: Any,
+    fields: dict[str, Any],
+    legs: Sequence[Leg],
+    moves: tuple[str, list[Any]],
+) -> int | None:
+    """PostgreSQL: the transaction, its entries and the balances in one statement
+    (data-modifying CTEs), one round trip instead of three. The entries and the
+    balances follow only a transaction row actually inserted: a taken key writes
+    nothing and returns None."""
+    moves_sql, moves_params = moves
+    cursor.execute(
+        f"WITH tx AS (INSERT INTO {TRANSACTIONS} ({', '.join(fields)}) "  # noqa: S608
+        f"VALUES ({_marks(len(fields))}) ON CONFLICT (key) DO NOTHING RETURNING id), "
+        f"legs AS (INSERT INTO {ENTRIES} (transaction_id, account_id, amount) "
+        "SELECT tx.id, v.account_id, v.amount FROM tx, "
+        f"(VALUES {_marks(len(legs), '(%s, %s)')}) AS v (account_id, amount)), "
+        f"moved AS ({moves_sql} AND EXISTS (SELECT 1 FROM tx)) "
+        "SELECT id FROM tx",
+        [
+            *fields.values(),
+            *[value for a, amount in legs for value in (a.pk, amount)],
+            *moves_params,
+        ],
+    )
+    row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def _post_three_statements(
+    cursor: Any,
+    fields: dict[str, Any],
+    legs: Sequence[Leg],
+    moves: tuple[str, list[Any]] | None,
+) -> int | None:
+    """The transaction (``INSERT … ON CONFLICT DO NOTHING RETURNING``, so a key
+    taken concurrently is a clear error without a savepoint), its entries, then the
+    balances if any move: where data-modifying CTEs are missing (SQLite)."""
+    cursor.execute(
+        f"INSERT INTO {TRANSACTIONS} ({', '.join(fields)}) "  # noqa: S608
+        f"VALUES ({_marks(len(fields))}) "
+        "ON CONFLICT (key) DO NOTHING RETURNING id",
+        list(fields.values()),
+    )
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    tx_id = int(row[0])
+    cursor.execute(
+        f"INSERT INTO {ENTRIES} (transaction_id, account_id, amount) "  # noqa: S608
+        f"VALUES {_marks(len(legs), '(%s, %s, %s)')}",
+        [value for a, amount in legs for value in (tx_id, a.pk, amount)],
+    )
+    if moves is not None:
+        cursor.execute(*moves)
+    return tx_id
+
+
+def _moves(
+    tracked: Sequence[tuple[Account, int | None, int]],
+    escrow_changes: Sequence[tuple[Account, str, object]],
+) -> tuple[str, list[Any]] | None:
+    """The UPDATE moving each tracked balance by its entry (not set from Python),
+    with the escrow's other changes; None if no leg has a tracked balance."""
+    if not tracked:
+        return None
+    cases = " ".join(["WHEN %s THEN %s"] * len(tracked))
+    sets = [f"balance = balance + CASE id {cases} END"]
+    params: list[Any] = [v for a, _, amount in tracked for v in (a.pk, amount)]
+    for target, name, value in escrow_changes:
+        sets.append(f"{name} = CASE WHEN id = %s THEN %s ELSE {name} END")
+        params += [target.pk, value]
+    ids = [a.pk for a, _, _ in tracked]
+    sql = (
+        f"UPDATE {ACCOUNTS} SET {', '.join(sets)} "  # noqa: S608
+        f"WHERE id IN ({_marks(len(ids))})"
+    )
+    return sql, [*params, *ids]
+
+
 def ledger_post(
     *,
     key: str,
@@ -274,9 +354,9 @@ def ledger_post(
     non-zero whole number, an account appears twice, a balance would go negative, or
     ``key`` is already taken (:class:`IdempotencyConflict`).
 
-    Three statements: the transaction (``INSERT … ON CONFLICT DO NOTHING RETURNING``,
-    so a key taken concurrently is a clear error without a savepoint), its entries
-    (one INSERT) and the balances (one UPDATE, each moved by its entry).
+    One statement on PostgreSQL, three elsewhere: the transaction (``INSERT … ON
+    CONFLICT DO NOTHING RETURNING``, so a key taken concurrently is a clear error
+    without a savepoint), its entries and the balances (each moved by its entry).
     """
     if not key or len(key) > 200:
         raise InvalidInput("a transaction needs a key of 1 to 200 characters")
@@ -297,37 +377,14 @@ def ledger_post(
         "created_at": connection.ops.adapt_datetimefield_value(created_at),
     }
     tracked = [(a, a.balance, amount) for a, amount in legs if a.balance is not None]
+    moves = _moves(tracked, escrow_changes)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {TRANSACTIONS} ({', '.join(fields)}) "  # noqa: S608
-            f"VALUES ({_marks(len(fields))}) "
-            "ON CONFLICT (key) DO NOTHING RETURNING id",
-            list(fields.values()),
-        )
-        row = cursor.fetchone()
-        if row is None:
-            raise IdempotencyConflict(f"idempotency key {key!r} is already used")
-        tx_id = row[0]
-        cursor.execute(
-            f"INSERT INTO {ENTRIES} (transaction_id, account_id, amount) "  # noqa: S608
-            f"VALUES {_marks(len(legs), '(%s, %s, %s)')}",
-            [value for a, amount in legs for value in (tx_id, a.pk, amount)],
-        )
-        if tracked:
-            # Each balance moves by its entry (not set from Python), in one UPDATE
-            # with the escrow's other changes.
-            cases = " ".join(["WHEN %s THEN %s"] * len(tracked))
-            sets = [f"balance = balance + CASE id {cases} END"]
-            params: list[Any] = [v for a, _, amount in tracked for v in (a.pk, amount)]
-            for target, name, value in escrow_changes:
-                sets.append(f"{name} = CASE WHEN id = %s THEN %s ELSE {name} END")
-                params += [target.pk, value]
-            ids = [a.pk for a, _, _ in tracked]
-            cursor.execute(
-                f"UPDATE {ACCOUNTS} SET {', '.join(sets)} "  # noqa: S608
-                f"WHERE id IN ({_marks(len(ids))})",
-                [*params, *ids],
-            )
+        if moves is not None and connection.vendor == "postgresql":
+            tx_id = _post_one_statement(cursor, fields, legs, moves)
+        else:
+            tx_id = _post_three_statements(cursor, fields, legs, moves)
+    if tx_id is None:
+        raise IdempotencyConflict(f"idempotency key {key!r} is already used")
     for account, balance, amount in tracked:
         account.balance = balance + amount
     for target, name, value in escrow_changes:

@@ -52,6 +52,17 @@ def _entries_paid(*, table_ref: str) -> list[tuple[int, int, int]]:
     return [(account_id, user_id, -amount) for account_id, user_id, amount in rows]
 
 
+def pot_open(*, table_ref: str) -> None:
+    """Open the table's pot (an empty escrow) unless it exists; lock nothing.
+
+    Optional: the first entry opens a missing pot. A table that opens its pot when
+    it is created spares its first sitter those statements. One statement, so
+    atomic without a savepoint of its own.
+    """
+    check_table_ref(table_ref)
+    escrow_ensure(table_ref=table_ref)
+
+
 @transaction.atomic
 def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     """Move an entry fee from the player's wallet into the table's pot.
@@ -61,6 +72,15 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     again for the same table and user with the same amount returns the first payment
     (key ``entry:<table>:<user>``).
     """
+    return pot_entry_post(table_ref=table_ref, user_id=user_id, amount=amount)
+
+
+def pot_entry_post(*, table_ref: str, user_id: int, amount: int) -> Transaction:
+    """:func:`pot_entry_pay` in the caller's ``transaction.atomic``, without a
+    savepoint of its own: for a caller that rolls back on any error it does not
+    handle. A refusal (``PotClosed``, ``InvalidAmount``, ``InsufficientFunds``)
+    raises before anything is written and leaves the transaction usable: the
+    caller may still read (a wallet's balance, say) before it rolls back."""
     check_table_ref(table_ref)
     check_user_id(user_id)
     if type(amount) is not int or amount not in conf.entry_fees():

@@ -1,13 +1,16 @@
 """The economy's public writes, for views, tasks and other apps (matchmaking).
 
-Every function is atomic, takes keyword-only plain data (no models of other apps)
-and is idempotent by its ledger key. See ``docs/economy.md``.
+Every function is atomic (``pot_entry_post`` and ``pot_open`` without a savepoint
+of their own, in the caller's transaction), takes keyword-only plain data (no models
+of other apps) and is idempotent by its ledger key. See ``docs/economy.md``.
 """
 
 from economy.ledger import wallets_ensure
 from economy.pots import (
     pot_entry_pay,
+    pot_entry_post,
     pot_entry_refund,
+    pot_open,
     pot_refund_all,
     pot_settle,
 )
@@ -21,7 +24,9 @@ __all__ = [
     "daily_bonus_claim",
     "ledger_correct",
     "pot_entry_pay",
+    "pot_entry_post",
     "pot_entry_refund",
+    "pot_open",
     "pot_refund_all",
     "pot_settle",
     "rewards_compute",

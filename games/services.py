@@ -33,7 +33,14 @@ from games.errors import TableError
 from games.finish import table_finish
 from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
-from games.rows import event_append, table_locked, table_seats, table_update
+from games.rows import (
+    event_append,
+    seat_insert,
+    table_locked,
+    table_seating_locked,
+    table_seats,
+    table_update,
+)
 from games.signals import table_cancelled
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.ticks import TickJob, tick_job
@@ -120,11 +127,10 @@ def table_practice_create(
             for i, level in enumerate(bot_levels, start=1)
         ]
     )
-    _start(table)
+    _start(table, table_seats(table))
     return table
 
 
-@transaction.atomic
 def table_create(
     *,
     mode: str,
@@ -135,7 +141,9 @@ def table_create(
     bot_speed: str = DEFAULT_SPEED,
     hand_pause_seconds: int = 15,
 ) -> Table:
-    """A waiting table with empty seats, for people (friend rooms, online tables)."""
+    """A waiting table with empty seats, for people (friend rooms, online tables).
+
+    One INSERT, atomic by itself: no transaction or savepoint of its own."""
     if mode not in Table.Mode.values or mode == Table.Mode.PRACTICE:
         raise TableError("bad_options", gettext("Unknown table mode."))
     opts = _options_build(variant, options or {})
@@ -337,12 +345,36 @@ def seat_join(
 
     ``name`` is a simulated player's generated name (shown with a computer label).
     """
-    table = _table_lock(table_id)
-    if table.status != Table.Status.WAITING:
+    return seat_add(
+        table_id=table_id,
+        user=user,
+        bot_level=bot_level,
+        simulated=simulated,
+        position=position,
+        name=name,
+    )
+
+
+def seat_add(
+    *,
+    table_id: int,
+    user: User | None = None,
+    bot_level: str = "",
+    simulated: bool = False,
+    position: int | None = None,
+    name: str = "",
+) -> Seat:
+    """:func:`seat_join` in the caller's ``transaction.atomic``, without a savepoint
+    of its own: for a caller that rolls back on any error (every refusal raises
+    before anything is written). Two statements: lock the table reading its
+    seating, insert the seat."""
+    seating = table_seating_locked(table_id)
+    if seating is None:
+        raise TableError("no_table", gettext("There is no such table."))
+    if seating.status != Table.Status.WAITING:
         raise TableError("not_waiting", gettext("This table is not taking players."))
-    opts = engine.Options.from_dict(table.options)
-    seats = list(table.seats.all())
-    if user is not None and any(s.user_id == user.pk for s in seats):
+    opts = engine.Options.from_dict(seating.options)
+    if user is not None and user.pk in seating.taken.values():
         raise TableError(
             "already_seated", gettext("You already have a seat at this table.")
         )
@@ -352,24 +384,24 @@ def seat_join(
         )
     if name and not simulated:
         raise TableError("bad_seat", gettext("Only a simulated player carries a name."))
-    taken = {s.position for s in seats}
-    free = [p for p in range(opts.seats) if p not in taken]
+    free = [p for p in range(opts.seats) if p not in seating.taken]
     if not free:
         raise TableError("table_full", gettext("This table is full."))
     if position is None:
         position = free[0]
     elif position not in free:
         raise TableError("seat_taken", gettext("That seat is taken."))
-    seat: Seat = Seat.objects.create(
-        table=table,
-        position=position,
-        team=_team_of(opts, position),
-        user=user,
-        bot_level=bot_level,
-        simulated=simulated,
-        name=name,
+    return seat_insert(
+        Seat(
+            table_id=table_id,
+            position=position,
+            team=_team_of(opts, position),
+            user=user,
+            bot_level=bot_level,
+            simulated=simulated,
+            name=name,
+        )
     )
-    return seat
 
 
 @transaction.atomic
@@ -413,20 +445,20 @@ def table_start(*, table_id: int) -> Table:
     if table.status != Table.Status.WAITING:
         raise TableError("not_waiting", gettext("This table has started already."))
     opts = engine.Options.from_dict(table.options)
-    if table.seats.count() != opts.seats:
+    seats = table_seats(table)
+    if len(seats) != opts.seats:
         raise TableError(
             "not_full", gettext("Every seat must be taken before the start.")
         )
-    _start(table)
+    _start(table, seats)
     return table
 
 
-def _start(table: Table) -> None:
+def _start(table: Table, seats: list[Seat]) -> None:
     opts = engine.Options.from_dict(table.options)
     state = engine.new_match(opts, table.seed)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    seats = table_seats(table)
     _transition(
         table,
         seats,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -24,11 +25,16 @@ from django.utils.translation import ngettext
 from economy import conf as economy_conf
 from economy.errors import InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
-from economy.services import pot_entry_pay, pot_entry_refund, pot_refund_all
+from economy.services import (
+    pot_entry_post,
+    pot_entry_refund,
+    pot_open,
+    pot_refund_all,
+)
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.services import (
-    seat_join,
+    seat_add,
     seat_leave,
     table_cancel,
     table_create,
@@ -146,36 +152,34 @@ def stake_sit(
     Quick seat, the open table of this stake and shape closest to full, else a new
     one. The table starts the moment its last seat is taken. Raises
     :class:`StakeError` (nothing changed, no coin moved) for every refusal.
+
+    The stake row is locked, its seat counted and the sitter row claimed by one
+    statement (``_row_take``), then the games seat and the entry follow under that
+    lock: the lock order of every stake write (row, games table, escrow, wallets).
     """
     kind = _shape_check(stake=stake, shape=shape)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
     if table_id is None:
-        row = _quick_pick(stake=stake, shape=kind)
+        row, claimed = _quick_take(stake=stake, shape=kind, user_id=user.pk)
     else:
-        row = _row_lock(table_id)
-        _check_open(row, stake=stake, shape=kind)
-    if not _sitter_claim(user_id=user.pk, table_id=row.pk):
+        row, claimed = _chosen_take(table_id, stake=stake, shape=kind, user_id=user.pk)
+    if not claimed:
         _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
-    row.seats_taken += 1
-    fields = ["seats_taken"]
-    if row.seats_taken == row.seats:
+    if row.state == StakeTable.State.PLAYING:
         table_start(table_id=row.pk)
-        row.state = StakeTable.State.PLAYING
-        fields.append("state")
-    row.save(update_fields=fields)
     return row
 
 
 def _seat_and_pay(*, user: AbstractBaseUser, row: StakeTable) -> None:
     """Seat the player at the games table, then move the entry into the pot."""
     try:
-        seat_join(table_id=row.pk, user=user)
+        seat_add(table_id=row.pk, user=user)
     except TableError as exc:
         raise StakeError(exc.code, exc.message) from None
     try:
-        pot_entry_pay(table_ref=str(row.pk), user_id=user.pk, amount=row.stake)
+        pot_entry_post(table_ref=str(row.pk), user_id=user.pk, amount=row.stake)
     except InsufficientFunds:
         missing = row.stake - wallet_balance(user_id=user.pk)
         raise StakeError(
@@ -217,6 +221,114 @@ def _check_open(row: StakeTable, *, stake: int, shape: StakeShape) -> None:
         raise StakeError("table_closing", _("This table ran out of time to fill."))
 
 
+# The columns ``_row_take`` returns, in the model's field order (``from_db`` needs
+# it); the row's other fields load on first use.
+_TAKEN = ("table_id", "stake", "shape", "seats", "seats_taken", "state")
+
+Taken = tuple[StakeTable, bool]  # the row, and whether the sitter row was claimed
+
+
+def _row_take(*, where: str, params: list[Any], user_id: int) -> Taken | None:
+    """Lock the open stake row matched by ``where`` (SQL on this table), count one
+    more seat taken (``playing`` if that fills it) and claim the player's sitter
+    row (:func:`_sitter_claim`); None if no row matched.
+
+    Every condition a seat needs is in the UPDATE, which PostgreSQL re-checks on
+    the row's newest version after waiting for its lock, so a seat is never counted
+    twice. On PostgreSQL the claim rides in the same statement (a data-modifying
+    CTE): one round trip under the contended lock instead of two.
+    """
+    quote = connection.ops.quote_name
+    table = quote(StakeTable._meta.db_table)
+    columns = ", ".join(quote(c) for c in _TAKEN)
+    update = (
+        f"UPDATE {table} SET seats_taken = seats_taken + 1, "  # noqa: S608
+        "state = CASE WHEN seats_taken + 1 >= seats THEN %s ELSE state END "
+        f"WHERE state = %s AND seats_taken < seats AND ({where}) RETURNING {columns}"
+    )
+    states = [StakeTable.State.PLAYING.value, StakeTable.State.OPEN.value]
+    together = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if together:
+            cursor.execute(
+                f"WITH taken AS ({update}), claim AS ({_claim_sql()} "  # noqa: S608
+                "SELECT %s, table_id, %s FROM taken ON CONFLICT DO NOTHING "
+                f"RETURNING 1) SELECT {columns}, EXISTS (SELECT 1 FROM claim) "
+                "FROM taken",
+                [*states, *params, user_id, _now()],
+            )
+        else:
+            cursor.execute(update, [*states, *params])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    row = StakeTable.from_db(connection.alias, list(_TAKEN), list(found[: len(_TAKEN)]))
+    if together:
+        return row, bool(found[-1])
+    return row, _sitter_claim(user_id=user_id, table_id=row.pk)
+
+
+def _now() -> Any:
+    return connection.ops.adapt_datetimefield_value(timezone.now())
+
+
+def _chosen_take(
+    table_id: object, *, stake: int, shape: StakeShape, user_id: int
+) -> Taken:
+    """Take a seat of the table the player chose, or say why it has none."""
+    if type(table_id) is not int or table_id <= 0:
+        raise StakeError("no_table", _("There is no such stake table."))
+    take = {
+        "where": "table_id = %s AND stake = %s AND shape = %s AND fill_deadline > %s",
+        "params": [table_id, stake, shape.code, _now()],
+        "user_id": user_id,
+    }
+    if (taken := _row_take(**take)) is not None:
+        return taken
+    # Off the fast path: find out why, under the row's lock.
+    _check_open(_row_lock(table_id), stake=stake, shape=shape)
+    if (taken := _row_take(**take)) is None:  # the checks just passed under the lock
+        raise StakeError("table_closed", _("This table is no longer taking players."))
+    return taken
+
+
+def _quick_take(*, stake: int, shape: StakeShape, user_id: int) -> Taken:
+    """Take a seat of the open table closest to full (skipping tables whose row
+    another sit-down holds right now, so clients spread over open tables instead
+    of queueing on one), or of a new table."""
+    skip = (
+        " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
+    )
+    deadline = timezone.now() + timedelta(seconds=1)
+    table = connection.ops.quote_name(StakeTable._meta.db_table)
+    pick = (
+        f"table_id = (SELECT table_id FROM {table} "  # noqa: S608
+        "WHERE state = %s AND stake = %s AND shape = %s AND seats_taken < seats "
+        f"AND fill_deadline > %s ORDER BY seats_taken DESC, table_id LIMIT 1{skip})"
+    )
+    params = [
+        StakeTable.State.OPEN.value,
+        stake,
+        shape.code,
+        connection.ops.adapt_datetimefield_value(deadline),
+    ]
+    if (taken := _row_take(where=pick, params=params, user_id=user_id)) is not None:
+        return taken
+    opened = stake_table_open(stake=stake, shape=shape)
+    taken = _row_take(where="table_id = %s", params=[opened.pk], user_id=user_id)
+    assert taken is not None, "a table opened in this transaction has free seats"
+    return taken
+
+
+@cache
+def _claim_sql() -> str:
+    """``INSERT INTO`` the sitter table's columns: user, stake table, time."""
+    meta = StakeSitter._meta
+    quote = connection.ops.quote_name
+    columns = (quote("user_id"), quote("stake_table_id"), quote("sat_at"))
+    return f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)})"
+
+
 def _sitter_claim(*, user_id: int, table_id: int) -> bool:
     """Record the player as seated at a stake table; False if they already are.
 
@@ -224,15 +336,10 @@ def _sitter_claim(*, user_id: int, table_id: int) -> bool:
     the same player waits for the other transaction and then inserts nothing, so
     nobody holds two stake seats, without a savepoint or a look-up first.
     """
-    meta = StakeSitter._meta
-    quote = connection.ops.quote_name
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} "  # noqa: S608 - names from the model
-            f"({quote('user_id')}, {quote('stake_table_id')}, {quote('sat_at')}) "
-            "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-            [user_id, table_id, now],
+            f"{_claim_sql()} VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [user_id, table_id, _now()],
         )
         return bool(cursor.rowcount)
 
@@ -250,45 +357,30 @@ def _sitter_refuse(*, user: AbstractBaseUser, row: StakeTable) -> NoReturn:
     )
 
 
-def _quick_pick(*, stake: int, shape: StakeShape) -> StakeTable:
-    """Lock the open table closest to full (skipping ones locked right now), or
-    create one."""
-    row = (
-        StakeTable.objects.select_for_update(skip_locked=True)
-        .filter(
-            state=StakeTable.State.OPEN,
+def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
+    """A new empty stake table, its pot and its fill deadline (the expiry task is
+    queued after commit; the sweep enforces the deadline if the task is lost).
+
+    Precondition: inside ``transaction.atomic`` (the caller's, or this one's).
+    The new rows are the caller's until commit: nobody else can see or lock them.
+    """
+    with transaction.atomic(savepoint=False):
+        table = table_create(
+            mode="stake",
+            variant=shape.variant,
+            options=shape.options,
+            hand_pause_seconds=hand_pause_seconds(),
+        )
+        deadline = timezone.now() + timedelta(seconds=fill_seconds())
+        row = StakeTable.objects.create(
+            table=table,
             stake=stake,
             shape=shape.code,
-            fill_deadline__gt=timezone.now() + timedelta(seconds=1),
+            seats=shape.seats,
+            fill_deadline=deadline,
         )
-        .order_by("-seats_taken", "pk")
-        .first()
-    )
-    if row is not None and row.seats_taken < row.seats:
-        return row
-    return stake_table_open(stake=stake, shape=shape)
-
-
-@transaction.atomic
-def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
-    """A new empty stake table and its fill deadline (the expiry task is queued
-    after commit; the sweep enforces the deadline if the task is lost)."""
-    table = table_create(
-        mode="stake",
-        variant=shape.variant,
-        options=shape.options,
-        hand_pause_seconds=hand_pause_seconds(),
-    )
-    deadline = timezone.now() + timedelta(seconds=fill_seconds())
-    row = StakeTable.objects.create(
-        table=table,
-        stake=stake,
-        shape=shape.code,
-        seats=shape.seats,
-        fill_deadline=deadline,
-    )
-    row = StakeTable.objects.select_for_update().get(pk=row.pk)
-    transaction.on_commit(lambda: expiry_queue(table.pk, deadline))
+        pot_open(table_ref=str(row.pk))
+        transaction.on_commit(lambda: expiry_queue(table.pk, deadline))
     return row
 
 

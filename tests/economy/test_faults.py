@@ -15,16 +15,30 @@ class Injected(RuntimeError):
     pass
 
 
-# A statement of the settlement that fails: once the transaction row is written
-# (its entries), once the transaction and its entries are (the balances and state).
-FAILING_STATEMENT = {
-    "entries": "INSERT INTO economy_entry",
-    "balances": "UPDATE economy_account",
-}
+# The statements of the settlement's posting (``ledger_post``): one on PostgreSQL
+# (data-modifying CTEs), three elsewhere. Each fails before it runs, or right after
+# (its rows written, the transaction not committed).
+POSTING = (
+    ["WITH tx AS (INSERT INTO economy_transaction"]
+    if connection.vendor == "postgresql"
+    else [
+        "INSERT INTO economy_transaction",
+        "INSERT INTO economy_entry",
+        "UPDATE economy_account",
+    ]
+)
+FAULTS = [
+    (statement, when)
+    for statement in POSTING
+    for when in ("before", "after")
+    if (statement, when) != (POSTING[0], "before")  # nothing written yet
+]
 
 
-@pytest.mark.parametrize("where", sorted(FAILING_STATEMENT))
-def test_exception_mid_settlement_leaves_no_partial_transaction(player, where):
+@pytest.mark.parametrize(("statement", "when"), FAULTS)
+def test_exception_mid_settlement_leaves_no_partial_transaction(
+    player, statement, when
+):
     users = [player(250) for _ in range(4)]
     for user in users:
         pot_entry_pay(table_ref="42", user_id=user.pk, amount=250)
@@ -32,10 +46,14 @@ def test_exception_mid_settlement_leaves_no_partial_transaction(player, where):
     seen = []
 
     def boom(execute, sql, params, many, context):
-        if sql.replace('"', "").startswith(FAILING_STATEMENT[where]):
-            raise Injected(where)
+        failing = sql.replace('"', "").startswith(statement)
+        if failing and when == "before":
+            raise Injected(statement)
         seen.append(sql)
-        return execute(sql, params, many, context)
+        result = execute(sql, params, many, context)
+        if failing:
+            raise Injected(statement)
+        return result
 
     with pytest.raises(Injected), connection.execute_wrapper(boom):
         pot_settle(table_ref="42", winner_user_ids=[users[0].pk])

@@ -13,13 +13,19 @@ from django.test.utils import CaptureQueriesContext
 from economy.errors import IdempotencyConflict, InvalidInput, PotClosed
 from economy.ledger import escrow_wallets_lock, ledger_post, system_account
 from economy.models import Account, Transaction
-from economy.selectors import pot_balance, wallet_balance
-from economy.services import pot_entry_pay, pot_refund_all, pot_settle
+from economy.selectors import pot_balance, pot_state, wallet_balance
+from economy.services import pot_entry_pay, pot_open, pot_refund_all, pot_settle
 from tests.economy.conftest import assert_sound, snapshot
 
 pytestmark = pytest.mark.django_db
 
 FRAMING = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
+
+
+def posting() -> int:
+    """Statements of one ``ledger_post``: one on PostgreSQL (data-modifying CTEs),
+    the transaction, its entries and the balances elsewhere."""
+    return 1 if connection.vendor == "postgresql" else 3
 
 
 def statements(call) -> list[str]:
@@ -35,19 +41,19 @@ def test_entry_payment_and_settlement_statements(player):
     first = statements(
         lambda: pot_entry_pay(table_ref="42", user_id=users[0].pk, amount=250)
     )
-    # Lock (pot missing), wallet check, create the pot, lock, three writes.
-    assert len(first) == 7, first
+    # Lock (pot missing), wallet check, create the pot, lock, the writes.
+    assert len(first) == 4 + posting(), first
     for user in users[1:]:
         later = statements(
             lambda u=user: pot_entry_pay(table_ref="42", user_id=u.pk, amount=250)
         )
-        # Lock escrow and wallet, insert the transaction, its entries, balances.
-        assert len(later) == 4, later
+        # Lock escrow and wallet; the transaction, its entries, balances.
+        assert len(later) == 1 + posting(), later
     settle = statements(
         lambda: pot_settle(table_ref="42", winner_user_ids=[users[0].pk, users[2].pk])
     )
-    # Lock, look up payout and entries, three writes (state with the balances).
-    assert len(settle) == 5, settle
+    # Lock, look up payout and entries, the writes (state with the balances).
+    assert len(settle) == 2 + posting(), settle
     assert [wallet_balance(user_id=u.pk) for u in users] == [500, 0, 500, 0]
     assert_sound()
 
@@ -137,4 +143,27 @@ def test_refunds_still_close_the_pot(player):
     with pytest.raises(PotClosed):
         pot_settle(table_ref="7", winner_user_ids=[users[0].pk])
     assert [wallet_balance(user_id=u.pk) for u in users] == [100] * 3
+    assert_sound()
+
+
+def test_a_pot_opened_ahead_spares_the_first_entry_its_creation(player):
+    users = [player(250) for _ in range(2)]
+    pot_open(table_ref="5")
+    pot_open(table_ref="5")  # opening again changes nothing
+    assert pot_state(table_ref="5") == "open" and pot_balance(table_ref="5") == 0
+    first = statements(
+        lambda: pot_entry_pay(table_ref="5", user_id=users[0].pk, amount=250)
+    )
+    assert len(first) == 1 + posting(), first
+    pot_entry_pay(table_ref="5", user_id=users[1].pk, amount=250)
+    assert pot_balance(table_ref="5") == 500
+    assert_sound()
+
+
+def test_an_opened_pot_nobody_paid_into_refunds_to_nothing(player):
+    pot_open(table_ref="6")
+    assert pot_refund_all(table_ref="6") == []
+    assert pot_state(table_ref="6") == "refunded"
+    with pytest.raises(PotClosed):
+        pot_entry_pay(table_ref="6", user_id=player(100).pk, amount=100)
     assert_sound()

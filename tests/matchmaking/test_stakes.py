@@ -6,6 +6,8 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from economy.selectors import pot_balance, pot_state, wallet_balance
@@ -94,6 +96,31 @@ def test_quick_seat_prefers_the_table_closest_to_full(rich, expiries):
     assert picked.pk == other.pk
     assert picked.seats_taken == 3
     assert first.pk != other.pk
+
+
+FRAMING = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
+
+
+def test_a_sit_down_costs_a_bounded_number_of_statements(
+    rich, expiries, queued, pushes
+):
+    """Counts what ``bench/stakes.py`` pays for: busy check, take the stake row
+    and claim the sitter row (one statement on PostgreSQL, two on SQLite), lock
+    the games table reading its seats, the seat, lock the pot and wallet, the
+    entry (one statement on PostgreSQL, three on SQLite). Opening a table adds
+    its rows and pot; the last seat adds the deal."""
+    users = [rich() for _ in range(4)]
+    join = 6 if connection.vendor == "postgresql" else 9
+    counts = []
+    for user in users:
+        with CaptureQueriesContext(connection) as queries:
+            stake_sit(user=user, stake=100, shape="draw-4p")
+        counts.append(len([q for q in queries if not q["sql"].startswith(FRAMING)]))
+    # Opening: a missed pick, the games table, the stake row, the pot.
+    # Starting: lock the table, its seats, the event, the table's new state.
+    assert counts == [join + 4, join, join, join + 4], counts
+    assert StakeTable.objects.get().state == StakeTable.State.PLAYING
+    assert_sound()
 
 
 def test_not_enough_coins_says_how_many_are_missing(rich, expiries):

@@ -75,6 +75,43 @@ def test_twenty_players_race_for_two_four_seat_tables(
     assert_sound()
 
 
+def test_quick_seat_racers_spread_over_tables_and_every_seat_is_paid_once(
+    make_user, expiries, queued, pushes
+):
+    """Quick seat skips a table whose row another sit-down holds and takes the next
+    (or opens one): however the racers spread, each table's count, seats, sitters
+    and pot agree, and each player paid exactly one entry."""
+    users = [make_user() for _ in range(14)]
+    for user in users:
+        fund(user.pk, 100)
+    # Every player twice at once: one of the two calls must be refused.
+    calls = [(u,) for u in users] * 2
+    random.Random(2).shuffle(calls)
+
+    def sit(user):
+        return stake_sit(user=user, stake=100, shape="draw-4p")
+
+    results = run_threads(sit, calls)
+    assert sum(isinstance(r, StakeTable) for r in results) == 14, codes(results)
+    assert set(codes(results)) - {"StakeTable"} <= {"other_table", "already_seated"}
+    seat_users = list(Seat.objects.values_list("user_id", flat=True))
+    assert sorted(seat_users) == sorted(u.pk for u in users)
+    assert StakeSitter.objects.count() == 14
+    assert all(wallet_balance(user_id=u.pk) == 0 for u in users)
+    for row in StakeTable.objects.all():
+        seats = Seat.objects.filter(table_id=row.pk).count()
+        assert row.seats_taken == seats >= 1
+        assert StakeSitter.objects.filter(stake_table=row).count() == seats
+        assert pot_balance(table_ref=str(row.pk)) == 100 * seats
+        full = row.state == StakeTable.State.PLAYING
+        assert (
+            full
+            == (seats == 4)
+            == (Table.objects.get(pk=row.pk).status == Table.Status.PLAYING)
+        )
+    assert_sound()
+
+
 def test_one_player_racing_to_two_tables_sits_at_one(make_user, expiries):
     ana = make_user()
     fund(ana.pk, 5000)
