@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext_lazy as _
 
@@ -89,11 +90,14 @@ class CorrectionAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: Correction, form: Any, change: bool
     ) -> None:
+        operator_id = request.user.pk
+        if operator_id is None:  # the admin only lets signed-in staff this far
+            raise PermissionDenied
         try:
             correction = points_remove(
                 membership_id=obj.membership_id,
                 reason=obj.reason,
-                operator_id=request.user.pk,
+                operator_id=int(operator_id),
             )
         except LeagueError as exc:  # the week closed since the form was checked
             self.message_user(request, exc.message, level=messages.ERROR)

@@ -144,9 +144,9 @@ def _membership_add(
 def _humans(table: Table) -> list[HumanSeat]:
     seats = Seat.objects.filter(table=table, user__isnull=False, bot_level="")
     return [
-        HumanSeat(position=s.position, user_id=s.user_id, place=s.place or 0)
+        HumanSeat(position=s.position, user_id=s.user_id, place=s.place)
         for s in seats.order_by("position")
-        if s.place
+        if s.place and s.user_id is not None
     ]
 
 
@@ -212,14 +212,15 @@ def _entries_write(
             PointEntry.objects.bulk_create(entries)
     except IntegrityError:
         return []  # recorded concurrently by another delivery of the same table
+    # Each entry was built from its human seat, whose player id is never None.
     counted = sorted(
-        (e for e in entries if e.counted),
-        key=lambda e: (DIVISION_ORDER[players[e.user_id].division], e.user_id),
+        ((e, h.user_id) for e, h in zip(entries, humans, strict=True) if e.counted),
+        key=lambda pair: (DIVISION_ORDER[players[pair[1]].division], pair[1]),
     )
-    for entry in counted:
+    for entry, user_id in counted:
         _membership_add(
             week=week,
-            player=players[entry.user_id],
+            player=players[user_id],
             points=entry.points,
             finished_at=finished_at,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -47,17 +48,24 @@ def _payload(view: GroupView, *, user_id: int, now: datetime) -> dict[str, objec
     }
 
 
+def _player_id(request: HttpRequest) -> int:
+    """The signed-in player's id (every view here is behind ``login_required``)."""
+    if request.user.pk is None:
+        raise PermissionDenied
+    return int(request.user.pk)
+
+
 @require_GET
 @login_required
 def league(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    view = group_view(user_id=request.user.pk, now=now)
+    view = group_view(user_id=_player_id(request), now=now)
     return render(
         request,
         "leagues/league.html",
         {
             "view": view,
-            "data": _payload(view, user_id=request.user.pk, now=now),
+            "data": _payload(view, user_id=_player_id(request), now=now),
             "points_table": conf.points_table(),
             "weight": conf.simulated_weight(),
             "pair_limit": conf.pair_daily_limit(),
@@ -71,8 +79,8 @@ def league(request: HttpRequest) -> HttpResponse:
 @login_required
 def league_standings(request: HttpRequest) -> JsonResponse:
     now = timezone.now()
-    view = group_view(user_id=request.user.pk, now=now)
-    return JsonResponse(_payload(view, user_id=request.user.pk, now=now))
+    view = group_view(user_id=_player_id(request), now=now)
+    return JsonResponse(_payload(view, user_id=_player_id(request), now=now))
 
 
 @require_GET
