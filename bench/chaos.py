@@ -30,7 +30,6 @@ import contextlib
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.stack import database_ensure, server_env  # noqa: E402
 from tests.ops.redis_server import RedisServer  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     BIN,
@@ -64,41 +64,10 @@ USER_PREFIX = "chaos"
 
 def stack_env(redis_url: str) -> dict[str, str]:
     """The environment of the servers and of this process: its database, its Redis."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "ENV_FILE"}
-        and not k.lower().endswith("_proxy")
-    }
-    env.update(
-        DATABASE_URL=f"postgres://postgres@{HOST}:5432/{DB_NAME}",
-        REDIS_URL=redis_url,
+    return server_env(
+        database_url=f"postgres://postgres@{HOST}:5432/{DB_NAME}",
+        redis_url=redis_url,
         DEPLOYMENT_PREFIX=DB_NAME,
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DEBUG="false",
-        LOG_LEVEL="WARNING",
-        NO_PROXY="127.0.0.1,localhost",
-        no_proxy="127.0.0.1,localhost",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def database_ensure(env: dict[str, str]) -> None:
-    psql = ["psql", "-h", HOST, "-U", "postgres", "-tAc"]
-    found = subprocess.run(
-        [*psql, f"SELECT 1 FROM pg_database WHERE datname = '{DB_NAME}'"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    if found != "1":
-        subprocess.run([*psql, f"CREATE DATABASE {DB_NAME}"], check=True)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
     )
 
 
@@ -160,7 +129,7 @@ def stack_start(logs: Path) -> Stack:
     env = stack_env(redis.url)
     stack = Stack(env=env, logs=logs, redis=redis, ports=[free_port(), free_port()])
     try:
-        database_ensure(env)
+        database_ensure(DB_NAME, env)
         stack.worker_start()
         stack.beat_start()
         stack.web_start(0)

@@ -49,6 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.stack import database_ensure, server_env  # noqa: E402
+
 DB_NAME = "ws_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/6"
@@ -66,41 +68,11 @@ TARGETS = {
 
 def bench_env(conn_max_age: int) -> dict[str, str]:
     """The servers' and this process's environment: the bench database and Redis."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "ENV_FILE"}
-        and not k.lower().endswith("_proxy")
-    }
-    env.update(
-        DATABASE_URL=DATABASE_URL,
-        REDIS_URL=REDIS_URL,
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DEBUG="false",
-        CONN_MAX_AGE=str(conn_max_age),  # platform/.env.example deploys 60
-        LOG_LEVEL="WARNING",
-        NO_PROXY="127.0.0.1,localhost",
-        no_proxy="127.0.0.1,localhost",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def database_ensure(env: dict[str, str]) -> None:
-    psql = ["psql", "-h", HOST, "-U", "postgres", "-tAc"]
-    found = subprocess.run(
-        [*psql, f"SELECT 1 FROM pg_database WHERE datname = '{DB_NAME}'"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    if found != "1":
-        subprocess.run([*psql, f"CREATE DATABASE {DB_NAME}"], check=True)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
+    # platform/.env.example deploys CONN_MAX_AGE=60
+    return server_env(
+        database_url=DATABASE_URL,
+        redis_url=REDIS_URL,
+        CONN_MAX_AGE=str(conn_max_age),
     )
 
 
@@ -843,7 +815,7 @@ def main() -> None:
             django_setup(env)
         else:
             print(f"setting up: {DATABASE_URL}, {REDIS_URL}", flush=True)
-            database_ensure(env)
+            database_ensure(DB_NAME, env)
             redis_flush()
             django_setup(env)
             stack = stack_start(env, args.log_dir)
