@@ -8,14 +8,16 @@ lock, where every player's round trip waits for it (``bench/ws_load.py``).
 These functions issue the same statements with SQL built once from the models'
 metadata and return ordinary model instances, so everything else keeps using the ORM.
 Values go through the fields' own ``get_db_prep_save`` and, on the way back,
-through ``raw()``'s converters, so JSON and time zones behave as with the ORM on
-both PostgreSQL and SQLite.
+through the converters the query compiler would apply (the backend's and the
+fields', looked up once per statement rather than per call as ``raw()`` does), so
+JSON and time zones behave as with the ORM on both PostgreSQL and SQLite. On
+PostgreSQL the statements are prepared once per connection (``games.prepared``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
@@ -209,16 +211,78 @@ def row_insert(obj: RowModel) -> RowModel:
     return obj
 
 
+Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class _Loader:
+    """How the columns of one statement become instances of ``model``: what
+    ``raw()`` works out on every call (the fields' positions and the converters of
+    the backend and the fields), worked out once per statement."""
+
+    model: type[Model]
+    names: list[str]  # attnames, in the order of ``positions``
+    positions: list[int]
+    converters: list[tuple[int, list[Converter], Any]]  # position, converters, col
+    extras: list[tuple[str, int]]  # columns that are not fields, set as attributes
+
+    def load(self, row: Sequence[Any]) -> Any:
+        values = list(row)
+        for position, converters, col in self.converters:
+            for convert in converters:
+                values[position] = convert(values[position], col, connection)
+        obj = self.model.from_db(
+            connection.alias, self.names, [values[p] for p in self.positions]
+        )
+        for name, position in self.extras:
+            setattr(obj, name, values[position])
+        return obj
+
+
+@cache
+def _loader(model: type[Model], columns: tuple[str, ...]) -> _Loader:
+    by_column = {f.column: f for f in model._meta.concrete_fields}
+    placed = [(f, columns.index(f.column)) for f in model._meta.concrete_fields]
+    converters = []
+    for position, column in enumerate(columns):
+        if (field := by_column.get(column)) is not None:
+            col = field.get_col(model._meta.db_table)
+            # What the query compiler applies: the backend's, then the field's.
+            found = connection.ops.get_db_converters(col) + col.get_db_converters(
+                connection
+            )
+            if found:
+                converters.append((position, found, col))
+    return _Loader(
+        model=model,
+        names=[f.attname for f, _ in placed],
+        positions=[p for _, p in placed],
+        converters=converters,
+        extras=[(c, p) for p, c in enumerate(columns) if c not in by_column],
+    )
+
+
+def _rows_load(model: type[RowModel], sql: str, params: list[Any]) -> list[RowModel]:
+    """``list(model.objects.raw(sql, params))`` for a statement that selects every
+    column of ``model`` (and perhaps more, set as attributes), prepared."""
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, params)
+        columns = tuple(c[0] for c in cursor.description)
+        rows = cursor.fetchall()
+    loader = _loader(model, columns)
+    return [loader.load(row) for row in rows]
+
+
 def table_locked(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends (``select_for_update``)."""
-    return next(iter(Table.objects.raw(_lock_sql(), [table_id])), None)
+    return next(iter(_rows_load(Table, _lock_sql(), [table_id])), None)
 
 
 def table_seats(table: Table) -> list[Seat]:
     """The table's seats by position, each with its user's id and name loaded (the
     user's other fields load on first use, as with ``only()``)."""
     user_model = get_user_model()
-    seats = list(Seat.objects.raw(_seats_sql(), [table.pk]))
+    seats = _rows_load(Seat, _seats_sql(), [table.pk])
     for seat in seats:
         seat.table = table
         if seat.user_id is not None:
