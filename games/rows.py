@@ -37,12 +37,23 @@ def _q(name: str) -> str:
     return str(connection.ops.quote_name(name))
 
 
+def _columns(model: type[Model], alias: str = "") -> str:
+    """The model's columns by name, not ``*``: a prepared statement whose result
+    gained a column (a migration adding one) would fail until it is prepared again,
+    while one that names its columns keeps working."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{_q(f.column)}" for f in model._meta.concrete_fields)
+
+
 @cache
 def _lock_sql() -> str:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     table = _q(Table._meta.db_table)
     # Every name in these statements comes from the models; values are parameters.
-    return f"SELECT * FROM {table} WHERE {_q('id')} = %s{lock}"  # noqa: S608
+    return (
+        f"SELECT {_columns(Table)} FROM {table} "  # noqa: S608
+        f"WHERE {_q('id')} = %s{lock}"
+    )
 
 
 @cache
@@ -54,7 +65,8 @@ def _seats_sql() -> str:
     where = f"s.{_q(seat.get_field('table').column)} = %s"
     order = f"s.{_q(seat.get_field('position').column)}"
     return (
-        f"SELECT s.*, u.{name} AS user_name FROM {_q(seat.db_table)} s "  # noqa: S608
+        f"SELECT {_columns(Seat, 's')}, u.{name} AS user_name "  # noqa: S608
+        f"FROM {_q(seat.db_table)} s "
         f"LEFT JOIN {_q(user.db_table)} u ON {join} WHERE {where} ORDER BY {order}"
     )
 
