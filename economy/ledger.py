@@ -28,6 +28,7 @@ from economy.errors import (
     UnknownUser,
 )
 from economy.models import Account, Entry, Transaction
+from economy.prepared import prepared_cursor
 
 Leg = tuple[Account, int]
 
@@ -142,7 +143,7 @@ def _accounts_locked(condition: str, params: Sequence[Any]) -> list[Account]:
         f"WHERE kind IN ('escrow', 'wallet') AND ({condition}) "
         f"ORDER BY CASE kind WHEN 'escrow' THEN 0 ELSE 1 END, id{lock}"
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [Account.from_db(connection.alias, _ACCOUNT_COLUMNS, row) for row in rows]
@@ -194,7 +195,7 @@ def escrow_ensure(*, table_ref: str) -> None:
     commit, then do nothing, so a table has one escrow.
     """
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {ACCOUNTS} "  # noqa: S608
             "(key, kind, table_ref, state, balance, created_at) "
@@ -378,7 +379,7 @@ def ledger_post(
     }
     tracked = [(a, a.balance, amount) for a, amount in legs if a.balance is not None]
     moves = _moves(tracked, escrow_changes)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         if moves is not None and connection.vendor == "postgresql":
             tx_id = _post_one_statement(cursor, fields, legs, moves)
         else:

@@ -35,6 +35,7 @@ from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
 from games.rows import (
     event_append,
+    row_insert,
     seat_insert,
     table_locked,
     table_seating_locked,
@@ -149,17 +150,18 @@ def table_create(
     opts = _options_build(variant, options or {})
     if clock_seconds is not None and not 5 <= clock_seconds <= 300:
         raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
-    table: Table = Table.objects.create(
-        mode=mode,
-        variant=opts.variant,
-        options=opts.to_dict(),
-        host=host,
-        seed=secrets.randbits(63),
-        clock_seconds=clock_seconds,
-        bot_delay_ms=BOT_SPEEDS[bot_speed],
-        hand_pause_seconds=hand_pause_seconds,
+    return row_insert(
+        Table(
+            mode=mode,
+            variant=opts.variant,
+            options=opts.to_dict(),
+            host=host,
+            seed=secrets.randbits(63),
+            clock_seconds=clock_seconds,
+            bot_delay_ms=BOT_SPEEDS[bot_speed],
+            hand_pause_seconds=hand_pause_seconds,
+        )
     )
-    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +443,13 @@ def seat_move(*, table_id: int, user_id: int, position: int) -> None:
 @transaction.atomic
 def table_start(*, table_id: int) -> Table:
     """Deal the first hand of a waiting table whose seats are all taken."""
+    return table_deal(table_id=table_id)
+
+
+def table_deal(*, table_id: int) -> Table:
+    """:func:`table_start` in the caller's ``transaction.atomic``, without a
+    savepoint of its own: for a caller that rolls back on any error (every refusal
+    raises before anything is written)."""
     table = _table_lock(table_id)
     if table.status != Table.Status.WAITING:
         raise TableError("not_waiting", gettext("This table has started already."))

@@ -15,6 +15,7 @@ from functools import cache
 from django.db import connection
 from django.utils.translation import gettext as _
 
+from games.prepared import prepared_cursor
 from matchmaking.models import Search
 
 BusyCheck = Callable[[int], str | None]
@@ -34,7 +35,7 @@ def _waiting_sql() -> str:
 def searching_online(user_id: int) -> str | None:
     """Refuse a player who is waiting in an online pool (plain SQL: this runs on
     every sit-down, where the query compiler cost more than the query)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_waiting_sql(), [user_id, Search.Status.WAITING.value])
         waiting = cursor.fetchone() is not None
     if waiting:

@@ -33,12 +33,14 @@ from economy.services import (
 )
 from games.engine import VARIANTS
 from games.errors import TableError
+from games.prepared import prepared_cursor
+from games.rows import row_insert
 from games.services import (
     seat_add,
     seat_leave,
     table_cancel,
     table_create,
-    table_start,
+    table_deal,
 )
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stake_busy import user_busy_elsewhere
@@ -168,7 +170,7 @@ def stake_sit(
         _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
     if row.state == StakeTable.State.PLAYING:
-        table_start(table_id=row.pk)
+        table_deal(table_id=row.pk)
     return row
 
 
@@ -248,7 +250,7 @@ def _row_take(*, where: str, params: list[Any], user_id: int) -> Taken | None:
     )
     states = [StakeTable.State.PLAYING.value, StakeTable.State.OPEN.value]
     together = connection.vendor == "postgresql"
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         if together:
             cursor.execute(
                 f"WITH taken AS ({update}), claim AS ({_claim_sql()} "  # noqa: S608
@@ -372,12 +374,14 @@ def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
             hand_pause_seconds=hand_pause_seconds(),
         )
         deadline = timezone.now() + timedelta(seconds=fill_seconds())
-        row = StakeTable.objects.create(
-            table=table,
-            stake=stake,
-            shape=shape.code,
-            seats=shape.seats,
-            fill_deadline=deadline,
+        row = row_insert(
+            StakeTable(
+                table=table,
+                stake=stake,
+                shape=shape.code,
+                seats=shape.seats,
+                fill_deadline=deadline,
+            )
         )
         pot_open(table_ref=str(row.pk))
         transaction.on_commit(lambda: expiry_queue(table.pk, deadline))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
 
@@ -71,8 +71,12 @@ class Options:
         return 2 if self.partnership else self.seats
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict; ``Options.from_dict`` reads it back."""
-        return asdict(self)
+        """JSON-ready dict; ``Options.from_dict`` reads it back.
+
+        Every field is a plain value (text, number, flag), so a shallow copy is
+        the same dict as ``dataclasses.asdict`` at a fraction of its cost (which
+        deep-copies each field): it runs for every view and stored state."""
+        return {name: getattr(self, name) for name in _OPTION_FIELDS}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Options:
@@ -82,6 +86,8 @@ class Options:
         rest = {k: v for k, v in d.items() if k != "variant"}
         return options_for(d["variant"], **rest)
 
+
+_OPTION_FIELDS = tuple(f.name for f in fields(Options))
 
 _FIELDS = (
     "set_max",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -42,6 +43,8 @@ def test_nine_variants_with_their_forms() -> None:
         assert d["summary"] and spec.default_target in spec.targets
         o = options_for(spec.id)
         assert Options.from_dict(o.to_dict()) == o
+        assert o.to_dict() == dataclasses.asdict(o)  # every field, nothing else
+        assert o.to_dict() is not o.to_dict()  # a caller may change its copy
     assert VARIANTS["catalan"].targets == (50, 100, 150)
     assert VARIANTS["spider"].targets == (50, 70, 100, 120)
     assert VARIANTS["block"].targets == (50, 100, 150, 200, 250)

@@ -5,11 +5,20 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Seat, Table, TableEvent
-from games.rows import event_append, table_locked, table_seats, table_update
+from games.prepared import prepared_cursor
+from games.rows import (
+    event_append,
+    row_insert,
+    table_locked,
+    table_seating_locked,
+    table_seats,
+    table_update,
+)
 from games.services import table_practice_create
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +97,56 @@ def test_table_update_writes_only_the_named_fields(make_user):
     assert stored.deadline == deadline
     assert stored.timer_seat is None
     assert stored.variant == "block"
+
+
+def test_row_insert_writes_the_row_as_create_does(make_user):
+    host = make_user()
+    options = {"variant": "block", "seats": 2}
+    fields = dict(mode="friend", variant="block", options=options, host=host, seed=7)
+    with transaction.atomic():
+        inserted = row_insert(Table(**fields))
+    created = Table.objects.create(**fields)
+    assert inserted.pk is not None and inserted.pk != created.pk
+    assert not inserted._state.adding
+    got = Table.objects.get(pk=inserted.pk)
+    orm = Table.objects.get(pk=created.pk)
+    for field in Table._meta.concrete_fields:
+        if field.name not in ("id", "created_at"):
+            assert getattr(got, field.attname) == getattr(orm, field.attname), field
+    assert got.options == options
+    assert timezone.is_aware(got.created_at)  # auto_now_add, set by pre_save
+    assert abs(got.created_at - orm.created_at) < timedelta(seconds=5)
+
+
+def test_prepared_statements_keep_their_text_in_the_query_log(make_user):
+    table = practice(make_user())
+    with CaptureQueriesContext(connection) as queries:
+        for _ in range(3):  # the first run prepares, the next ones run it by name
+            with transaction.atomic():
+                assert table_seating_locked(table.pk) is not None
+    texts = [q["sql"] for q in queries if "games_seat" in (q["sql"] or "")]
+    assert len(texts) == 3
+    assert all(
+        "FOR UPDATE" in text or connection.vendor != "postgresql" for text in texts
+    )
+
+
+def test_prepared_statements_are_prepared_on_postgresql_only(make_user):
+    table = practice(make_user())
+    for _ in range(2):
+        with transaction.atomic():
+            table_seating_locked(table.pk)
+    if connection.vendor != "postgresql":
+        assert (
+            prepared_cursor().cursor.__class__ is connection.cursor().cursor.__class__
+        )
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("games_seat" in text and "$1" in text for text in prepared)
+    # Django's own cursors still bind on the client and prepare nothing.
+    Table.objects.filter(pk=table.pk).exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        assert cursor.fetchone()[0] == len(prepared)

@@ -116,6 +116,9 @@ def test_a_sit_down_costs_a_bounded_number_of_statements(
         with CaptureQueriesContext(connection) as queries:
             stake_sit(user=user, stake=100, shape="draw-4p")
         counts.append(len([q for q in queries if not q["sql"].startswith(FRAMING)]))
+        # The deal joins the sit-down's transaction: no savepoint of its own
+        # (the one savepoint is the sit-down's, inside the test's transaction).
+        assert len([q for q in queries if q["sql"].startswith("SAVEPOINT")]) <= 1
     # Opening: a missed pick, the games table, the stake row, the pot.
     # Starting: lock the table, its seats, the event, the table's new state.
     assert counts == [join + 4, join, join, join + 4], counts
