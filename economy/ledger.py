@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
+from dbtools.prepared import prepared_cursor
 from economy.errors import (
     IdempotencyConflict,
     InsufficientFunds,
@@ -28,7 +29,6 @@ from economy.errors import (
     UnknownUser,
 )
 from economy.models import Account, Entry, Transaction
-from economy.prepared import prepared_cursor
 
 Leg = tuple[Account, int]
 

@@ -11,7 +11,7 @@ Values go through the fields' own ``get_db_prep_save`` and, on the way back,
 through the converters the query compiler would apply (the backend's and the
 fields', looked up once per statement rather than per call as ``raw()`` does), so
 JSON and time zones behave as with the ORM on both PostgreSQL and SQLite. On
-PostgreSQL the statements are prepared once per connection (``games.prepared``).
+PostgreSQL the statements are prepared once per connection (``dbtools.prepared``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from django.db.models.fields import AutoFieldMixin
 from django.db.models.options import Options
 from django.utils import timezone
 
+from dbtools.prepared import prepared_cursor
 from games.models import Seat, Table, TableEvent
-from games.prepared import prepared_cursor
 
 
 def _q(name: str) -> str:

@@ -15,7 +15,7 @@ from functools import cache
 from django.db import connection
 from django.utils.translation import gettext as _
 
-from games.prepared import prepared_cursor
+from dbtools.prepared import prepared_cursor
 from matchmaking.models import Search
 
 BusyCheck = Callable[[int], str | None]

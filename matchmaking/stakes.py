@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from dbtools.prepared import prepared_cursor
 from economy import conf as economy_conf
 from economy.errors import InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
@@ -33,7 +34,6 @@ from economy.services import (
 )
 from games.engine import VARIANTS
 from games.errors import TableError
-from games.prepared import prepared_cursor
 from games.rows import row_insert
 from games.services import (
     seat_add,

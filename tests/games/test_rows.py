@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from dbtools.prepared import prepared_cursor
 from games.models import Seat, Table, TableEvent
-from games.prepared import prepared_cursor
 from games.rows import (
     event_append,
     row_insert,

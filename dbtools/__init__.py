@@ -1,0 +1,1 @@
+"""Database plumbing shared by the apps (imports nothing of ours, like ``realtime``)."""
