@@ -18,12 +18,20 @@ if (root) {
       list.replaceChildren(...usernames.map((name) => Object.assign(document.createElement("option"), { value: name })));
     });
   }
+  // A page that opens on a started game does not send its player to the table (they
+  // may have come back on purpose), unless this tab saw the room waiting just before:
+  // a reload that lands after the start must still take them there.
+  const status = root.dataset.version.split(":")[2];
+  const seenKey = `room-status:${location.pathname}`;
+  const seenBefore = sessionStorage.getItem(seenKey);
+  sessionStorage.setItem(seenKey, status);
+  const startedWhileHere = status === "playing" && seenBefore !== null && seenBefore !== "playing";
   const poll = async () => {
     try {
       const reply = await fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" } });
       if (reply.ok) {
         const state = await reply.json();
-        if (state.table && root.dataset.version.split(":")[2] !== "playing") {
+        if (state.table && (status !== "playing" || startedWhileHere)) {
           location.assign(state.table);
           return;
         }
