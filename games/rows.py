@@ -135,49 +135,6 @@ def table_seating_locked(table_id: int) -> Seating | None:
     return Seating(status=rows[0][0], options=options, taken=taken)
 
 
-_SEAT_FIELDS = (
-    "table",
-    "position",
-    "team",
-    "user",
-    "bot_level",
-    "simulated",
-    "name",
-    "connected",
-    "away",
-    "forfeited",
-)
-
-
-@cache
-def _seat_insert_sql() -> str:
-    meta = Seat._meta
-    cols = ", ".join(_q(str(_field(meta, f).column)) for f in _SEAT_FIELDS)
-    marks = ", ".join(["%s"] * len(_SEAT_FIELDS))
-    return (
-        f"INSERT INTO {_q(meta.db_table)} ({cols}) VALUES ({marks}) "  # noqa: S608
-        f"RETURNING {_q(str(meta.pk.column))}"
-    )
-
-
-def seat_insert(seat: Seat) -> Seat:
-    """``seat.save()`` for a new seat, without the query compiler; the seat gets
-    its id and counts as saved."""
-    meta = Seat._meta
-    params = [
-        _field(meta, f).get_db_prep_save(
-            getattr(seat, _field(meta, f).attname), connection
-        )
-        for f in _SEAT_FIELDS
-    ]
-    with prepared_cursor() as cursor:
-        cursor.execute(_seat_insert_sql(), params)
-        seat.pk = cursor.fetchone()[0]
-    seat._state.adding = False
-    seat._state.db = connection.alias
-    return seat
-
-
 def _inserted_fields(model: type[Model]) -> list[Field[Any, Any]]:
     """The columns an ORM ``save()`` of a new row writes: all but an auto pk."""
     return [

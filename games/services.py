@@ -36,7 +36,6 @@ from games.payloads import table_frames
 from games.rows import (
     event_append,
     row_insert,
-    seat_insert,
     table_locked,
     table_seating_locked,
     table_seats,
@@ -393,7 +392,7 @@ def seat_add(
         position = free[0]
     elif position not in free:
         raise TableError("seat_taken", gettext("That seat is taken."))
-    return seat_insert(
+    return row_insert(
         Seat(
             table_id=table_id,
             position=position,
