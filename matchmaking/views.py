@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -14,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import engine
-from games.names import variant_dict, variant_title
+from games.names import variant_dict
 from matchmaking.conduct import block_add, block_remove
 from matchmaking.errors import MatchError
 from matchmaking.selectors import (
@@ -27,9 +25,9 @@ from matchmaking.selectors import (
 LEADERBOARD_PAGE = 50
 
 
-def _lobby_strings() -> dict[str, Any]:
-    """Words lobby.js shows, in the page's language; the lobby's frames carry keys
-    (a variant's id), since one frame may have been built in another language."""
+def _lobby_strings() -> dict[str, str]:
+    """Words lobby.js shows, in the page's language (variant names come from the
+    page's ``variant-titles``: frames carry the variant's id)."""
     return {
         "seated": _("You have a seat at a table."),
         "back": _("Back to your table"),
@@ -40,7 +38,6 @@ def _lobby_strings() -> dict[str, Any]:
             "again earns a matchmaking cooldown: 5 minutes, then three times longer "
             "for each repeat the same day."
         ),
-        "variants": {v: variant_title(v) for v in engine.VARIANTS},
     }
 
 

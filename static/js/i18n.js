@@ -98,3 +98,14 @@ export function seatDisplayName(seat) {
   }
   return seat.name;
 }
+
+let variantTitles = null;
+
+/** A variant's name in the page's language, from the page's ``variant-titles`` data
+ * (base.html, signed-in pages): frames carry the variant's id. */
+export function variantTitle(id) {
+  if (variantTitles === null) {
+    variantTitles = JSON.parse(document.getElementById("variant-titles")?.textContent || "{}");
+  }
+  return variantTitles[id] || id;
+}

@@ -2,7 +2,7 @@
 // counts, Find a table / Cancel, the running search, and the way to one's table.
 // Whole messages come translated from the page (#lobby-strings); the ones with
 // values in them from the JavaScript catalog.
-import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate } from "./i18n.js";
+import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate, variantTitle } from "./i18n.js";
 
 const root = document.getElementById("lobby");
 if (root) {
@@ -66,7 +66,7 @@ if (root) {
           return interpolate(gettext("%(name)s (computer)"), { name: s.name || computerLevel(s.level) });
         })
         .join(", ");
-      const variant = t.variants[table.variant] || table.variant;
+      const variant = variantTitle(table.variant);
       a.textContent = interpolate(gettext("%(variant)s: %(players)s"), { variant, players });
       li.append(a);
       ul.append(li);

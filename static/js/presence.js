@@ -1,15 +1,11 @@
 // The presence socket on every signed-in page: keeps the "N players online" line
 // live where the page has one, shows room invitations as a toast with Accept and
 // Decline, and reconnects on loss.
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, variantTitle } from "./i18n.js";
 
 const el = document.getElementById("online");
 const toasts = document.getElementById("invitation-toasts");
 const presenceUrl = (el || toasts)?.dataset.presenceUrl;
-
-// Variant names as this page's language says them (the frame carries the id).
-const titles = JSON.parse(document.getElementById("variant-titles")?.textContent || "{}");
-const variantTitle = (id) => titles[id] || id;
 
 const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
 
