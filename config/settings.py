@@ -194,6 +194,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
+    "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
     "matchmaking-waves": {
         "task": "matchmaking.waves",

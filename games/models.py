@@ -98,6 +98,11 @@ class Seat(models.Model):
     # Written once when the match ends.
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
+    unpaid = models.CharField(
+        max_length=10,
+        blank=True,
+        help_text="why the seat's owner earns nothing (RULES.md §5): standin, alone",
+    )
 
     class Meta:
         ordering = ["position"]
@@ -119,6 +124,42 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+
+class FinishStep(models.Model):
+    """One consequence a finished table owes (rewards, ratings, pot, ...).
+
+    Written in the final move's own transaction, one row per consequence that
+    applies to the table's mode; ``done_at`` is set in the same transaction as the
+    consequence's own writes, so each is applied exactly once, and the sweep
+    completes whatever a crash left undone.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="finish_steps"
+    )
+    name = models.CharField(max_length=20)
+    created_at = models.DateTimeField(auto_now_add=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "name"], name="finish_step_unique_name"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="finish_step_undone",
+                condition=models.Q(done_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}: {self.name}"
 
 
 class TableEvent(models.Model):

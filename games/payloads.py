@@ -36,6 +36,7 @@ def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
             "away": s.away,
             "forfeited": s.forfeited,
             "place": s.place,
+            "unpaid": s.unpaid or None,
         }
         for s in seats
     ]

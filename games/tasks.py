@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 
 from games.expiry import practice_tables_expire
+from games.finish import finish_steps_sweep
 from games.services import table_tick
 from games.sweep import tables_overdue_tick
 
@@ -23,6 +24,14 @@ def sweep_overdue_task() -> None:
     done = tables_overdue_tick()
     if done:
         logger.warning("sweep ran %d overdue table jobs", done)
+
+
+@shared_task(name="games.finish_sweep", ignore_result=True)
+def finish_sweep_task() -> None:
+    """Apply what finished tables still owe (a process died after their commit)."""
+    done = finish_steps_sweep()
+    if done:
+        logger.warning("finish sweep applied %d owed consequences", done)
 
 
 @shared_task(name="games.practice_expire", ignore_result=True)

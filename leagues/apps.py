@@ -7,9 +7,8 @@ class LeaguesConfig(AppConfig):
     name = "leagues"
 
     def ready(self) -> None:
-        from games.signals import table_finished
+        from games.finish import consequence_register
         from leagues.receivers import points_on_finish
+        from leagues.services import COUNTED_MODES
 
-        table_finished.connect(
-            points_on_finish, dispatch_uid="leagues.points_on_finish"
-        )
+        consequence_register("league", points_on_finish, modes=COUNTED_MODES)

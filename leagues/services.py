@@ -142,7 +142,9 @@ def _membership_add(
 
 
 def _humans(table: Table) -> list[HumanSeat]:
-    seats = Seat.objects.filter(table=table, user__isnull=False, bot_level="")
+    seats = Seat.objects.filter(
+        table=table, user__isnull=False, bot_level="", unpaid=""
+    )
     return [
         HumanSeat(position=s.position, user_id=s.user_id, place=s.place)
         for s in seats.order_by("position")

@@ -7,25 +7,26 @@ class MatchmakingConfig(AppConfig):
     name = "matchmaking"
 
     def ready(self) -> None:
-        from games.signals import table_cancelled, table_finished
+        from games.finish import consequence_register
+        from games.signals import table_cancelled
         from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
         from matchmaking.stake_receivers import (
             stake_on_table_cancelled,
             stake_on_table_finished,
         )
 
-        table_finished.connect(
-            receivers.rewards_on_table_finished, dispatch_uid="matchmaking.rewards"
+        consequence_register(
+            "rewards",
+            receivers.rewards_on_table_finished,
+            modes=receivers.REWARDED_MODES,
         )
-        table_finished.connect(
-            receivers.ratings_on_table_finished, dispatch_uid="matchmaking.ratings"
+        consequence_register(
+            "ratings", receivers.ratings_on_table_finished, modes=receivers.RATED_MODES
         )
-        table_finished.connect(
-            receivers.conduct_on_table_finished, dispatch_uid="matchmaking.conduct"
+        consequence_register(
+            "conduct", receivers.conduct_on_table_finished, modes=receivers.RATED_MODES
         )
-        table_finished.connect(
-            stake_on_table_finished, dispatch_uid="matchmaking.stakes"
-        )
+        consequence_register("stakes", stake_on_table_finished, modes=("stake",))
         table_cancelled.connect(
             stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )

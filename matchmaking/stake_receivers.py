@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from games.finish import FinishNotice
 from matchmaking.models import StakeTable
 from matchmaking.stake_errors import StakeError
 from matchmaking.stake_settle import stake_settle
@@ -13,11 +14,9 @@ from matchmaking.stakes import stake_cancel
 logger = logging.getLogger(__name__)
 
 
-def stake_on_table_finished(sender: Any, *, table_id: int, mode: str, **_: Any) -> None:
-    """Settle once; the stake sweep settles the table if this is lost or fails."""
-    if mode != "stake":
-        return
-    stake_settle(table_id=table_id)
+def stake_on_table_finished(notice: FinishNotice) -> None:
+    """Settle the pot and pay the rewards, once (the stake row's state says so)."""
+    stake_settle(table_id=notice.table_id)
 
 
 def stake_on_table_cancelled(

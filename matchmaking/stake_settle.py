@@ -35,8 +35,9 @@ def stake_outcome(*, seats: list[Seat], partnership: bool) -> Outcome:
 
     The winners are the best-placed seats that did not forfeit: a winning side with
     a forfeited member is paid through its remaining members, and a forfeited solo
-    seat finishes last (its place says so already). Forfeited seats are placed as
-    players who earn nothing (``user_id=None``).
+    seat finishes last (its place says so already). Forfeited seats, and seats
+    their owner did not play (``unpaid``: the pot still follows the result), are
+    placed as players who earn no rewards (``user_id=None``).
     """
     staying = [s for s in seats if not s.forfeited and s.user_id is not None]
     if not staying:
@@ -52,7 +53,7 @@ def stake_outcome(*, seats: list[Seat], partnership: bool) -> Outcome:
             position = seat.place or len(seats)
         placings.append(
             Placing(
-                user_id=None if seat.forfeited else seat.user_id,
+                user_id=None if seat.forfeited or seat.unpaid else seat.user_id,
                 position=position,
                 seat=seat.position,
                 team=seat.team,

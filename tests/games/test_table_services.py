@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import engine
+from games import engine, finish
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.replay import table_verify
@@ -22,7 +22,6 @@ from games.services import (
     table_start,
     table_tick,
 )
-from games.signals import table_finished
 from tests.support.tables import drive, table_state, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -71,19 +70,18 @@ def test_bad_options_are_refused_and_create_nothing(make_user):
 
 @pytest.mark.parametrize("variant", ["block", "all_fives", "spider"])
 def test_practice_match_plays_to_the_end_and_replays(
-    make_user, queued, pushes, variant, django_capture_on_commit_callbacks
+    make_user, queued, pushes, variant, django_capture_on_commit_callbacks, monkeypatch
 ):
     user = make_user()
     table = practice(user, variant=variant, levels=("medium",), target=50)
     finished = []
-    table_finished.connect(
-        lambda **kw: finished.append(kw), weak=False, dispatch_uid="test-finished"
+    monkeypatch.setitem(
+        finish._registry,
+        "test",
+        finish.Consequence("test", finished.append, frozenset({"practice"})),
     )
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            table = drive(table.pk, {0: user}, rng=random.Random(3))
-    finally:
-        table_finished.disconnect(dispatch_uid="test-finished")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = drive(table.pk, {0: user}, rng=random.Random(3))
     assert table.status == Table.Status.FINISHED
     assert table.finished_at is not None
     seats = list(table.seats.all())
@@ -91,7 +89,7 @@ def test_practice_match_plays_to_the_end_and_replays(
     assert all(s.score is not None for s in seats)
     state = table_state(table.pk)
     assert engine.is_match_over(state)
-    assert [r.place for r in finished[0]["results"]] == [s.place for s in seats]
+    assert [r.place for r in finished[0].results] == [s.place for s in seats]
     assert len(finished) == 1
     table_verify(table=table)
     call_command("table_verify", str(table.pk))

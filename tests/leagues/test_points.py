@@ -8,10 +8,11 @@ from decimal import Decimal
 
 import pytest
 
+from games.finish import finish_notice
 from games.models import Table
 from games.services import seat_join, table_create, table_start
-from games.signals import table_finished
 from leagues.models import Membership, PointEntry
+from leagues.receivers import points_on_finish
 from leagues.services import table_points_record
 from tests.support.tables import drive
 
@@ -90,18 +91,11 @@ def test_practice_and_friend_rooms_give_nothing(make_player, finish_table, mode)
     assert not Membership.objects.exists()
 
 
-def test_recorded_once_even_if_the_signal_fires_twice(make_player, finish_table):
+def test_recorded_once_even_if_applied_twice(make_player, finish_table):
     ana, ben = make_player(), make_player()
     table = finish_table(seats=[ana, ben], places=[1, 2], at=TUESDAY)
     for _ in range(2):
-        table_finished.send_robust(
-            sender=Table,
-            table_id=table.pk,
-            mode="online",
-            variant="draw",
-            simulated=False,
-            results=[],
-        )
+        points_on_finish(finish_notice(table.pk))
     assert PointEntry.objects.filter(table_id=table.pk).count() == 2
     assert (points_of(ana), points_of(ben)) == (Decimal("10.0"), Decimal("3.0"))
     assert Membership.objects.get(user=ana).tables == 1

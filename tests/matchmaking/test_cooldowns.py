@@ -8,12 +8,13 @@ import pytest
 from django.utils import timezone
 
 from games.models import Table, TableEvent
-from games.signals import SeatResult, table_finished
+from games.signals import SeatResult
 from matchmaking.conduct import cooldown_check, cooldown_warning_seen, offence_record
 from matchmaking.errors import MatchError
 from matchmaking.models import Cooldown, Offence, Search
 from matchmaking.selectors import cooldown_frame
 from matchmaking.services import search_start
+from tests.support.finishing import finish_announce
 
 pytestmark = pytest.mark.django_db
 
@@ -90,14 +91,7 @@ def result(pos, user, *, forfeited=False):
 
 
 def finished(table, mode, results):
-    table_finished.send(
-        sender=Table,
-        table_id=table.pk,
-        mode=mode,
-        variant="draw",
-        simulated=False,
-        results=results,
-    )
+    finish_announce(table_id=table.pk, mode=mode, results=results)
 
 
 def a_table(mode="online"):

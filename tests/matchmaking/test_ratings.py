@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Table
-from games.signals import SeatResult, table_finished
+from games.signals import SeatResult
 from matchmaking.models import Rating, RatingChange
 from matchmaking.selectors import rating_change_of, ratings_of
+from tests.support.finishing import finish_announce
 
 pytestmark = pytest.mark.django_db
 NEW_SIGMA = 25 / 3
@@ -27,14 +27,7 @@ def seat(pos, user, place, team=None, *, forfeited=False, bot=""):
 
 
 def finish(table_id, results, *, mode="online", variant="draw"):
-    table_finished.send(
-        sender=Table,
-        table_id=table_id,
-        mode=mode,
-        variant=variant,
-        simulated=any(r.simulated for r in results),
-        results=results,
-    )
+    finish_announce(table_id=table_id, mode=mode, variant=variant, results=results)
 
 
 def skill(user, variant="draw"):

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from economy.selectors import player_xp, wallet_balance
+from games.finish import consequence, finish_notice, finish_step_apply
 from games.models import Table
 from games.services import (
     table_practice_create,
 )
-from games.signals import table_finished
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -48,15 +48,10 @@ def test_friend_room_pays_only_the_winner_at_half_rate(
     assert friend > 0
     assert wallet_balance(user_id=loser.pk) == 0
     assert player_xp(user_id=loser.pk) == 0
-    # Announcing the same table again pays nothing more.
-    table_finished.send_robust(
-        sender=Table,
-        table_id=table.pk,
-        mode="friend",
-        variant="draw",
-        simulated=False,
-        results=[],
-    )
+    # The finish owed it once: the step is done, and applying the rewards again
+    # by hand pays nothing more.
+    assert not finish_step_apply(table_id=table.pk, name="rewards")
+    consequence("rewards").apply(finish_notice(table.pk))
     assert wallet_balance(user_id=winner.pk) == friend
 
 

@@ -316,6 +316,30 @@ function potEl(body, myName) {
   return box;
 }
 
+// Why the player earned nothing at a table that pays (RULES §5, "Earning needs
+// playing"); the reasons are the server's ``Seat.unpaid`` codes.
+const UNPAID = {
+  standin: () => gettext("You earned no coins, XP or league points: the computer played most of your moves."),
+  alone: () => gettext("Nobody earned coins or XP: a friend room pays only when at least two people sat at its start."),
+};
+
+/** Say why the player earned nothing, if they did not. */
+export function unpaidNoteInto(match, frame) {
+  const me = frame.seats.find((s) => s.position === frame.you);
+  const why = me?.unpaid ? UNPAID[me.unpaid] : null;
+  let note = match.querySelector("[data-unpaid]");
+  if (!why) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = el("p", "unpaid notice");
+    note.dataset.unpaid = "";
+    match.querySelector("[data-scores]")?.after(note);
+  }
+  note.textContent = why();
+}
+
 /** Fill the match result's extras (rating change, pot) once per table. */
 export function matchExtrasInto(match, frame) {
   const { table, seats, you } = frame;
