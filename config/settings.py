@@ -324,6 +324,9 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 # --- WebSockets
 # -------------------------------------------------------------------------
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=8192)
+# Sockets one player may hold open of each kind (table, lobby, presence): one per
+# open page; the next is closed with 4429 (docs/protocol.md).
+WS_SOCKETS_PER_PLAYER = env.int("WS_SOCKETS_PER_PLAYER", default=8)
 
 # --- Computer players
 # -------------------------------------------------------------------------
