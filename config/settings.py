@@ -15,6 +15,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.secret_key import secret_key_resolve
+from config.security import DEFAULT_POLICY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -320,6 +322,8 @@ SILENCED_SYSTEM_CHECKS = [
 # or Prometheus sends straight to a daphne process.
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SECURE)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+# Scripts, styles and images from this site only; no inline code (config/security.py).
+CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=DEFAULT_POLICY)
 
 # --- WebSockets
 # -------------------------------------------------------------------------
