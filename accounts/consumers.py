@@ -1,4 +1,9 @@
-"""``/ws/presence/``: the online-players count, kept live, and ping/pong."""
+"""``/ws/presence/``: the online-players count, kept live, and ping/pong.
+
+The count is pushed to every presence socket only when a player comes online or
+goes offline (their first socket opens, their last closes); another tab of a
+player already online is sent the count alone.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,11 @@ from accounts.selectors import online_count
 from accounts.services import presence_connect, presence_disconnect, presence_touch
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
+from realtime.ratelimit import TokenBucket
+
+# The page pings once a minute; a little room for reconnects and several tabs.
+FRAMES_PER_SECOND = 1
+FRAME_BURST = 5
 
 
 class PresenceConsumer(SocketConsumer):
@@ -25,13 +35,18 @@ class PresenceConsumer(SocketConsumer):
             await self.refuse(4401)
             return
         self.user_id: int = user.pk
-        await database_sync_to_async(presence_connect)(
+        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
+        came_online = await database_sync_to_async(presence_connect)(
             user_id=user.pk, channel_name=self.channel_name
         )
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         await self.accept()
-        await self._broadcast_count()
+        if came_online:
+            await self._broadcast_count()
+        else:
+            count = await database_sync_to_async(online_count)()
+            await self.send_json({"type": "online", "online": count})
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "user_id"):
@@ -42,15 +57,20 @@ class PresenceConsumer(SocketConsumer):
                 user_group(self.user_id), self.channel_name
             )
         finally:
-            await database_sync_to_async(presence_disconnect)(
+            went_offline = await database_sync_to_async(presence_disconnect)(
                 channel_name=self.channel_name
             )
-        await self._broadcast_count()
+        if went_offline:
+            await self._broadcast_count()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
     ) -> None:
         try:
+            if not self.bucket.take():
+                raise FrameError(
+                    "rate_limited", gettext("Too many messages; slow down.")
+                )
             frame = frame_parse(text_data, bytes_data)
             if frame["type"] != "ping":
                 raise FrameError("unknown_type", gettext("Unknown frame type."))

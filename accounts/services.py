@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Presence
@@ -10,19 +11,37 @@ from accounts.models import Presence
 PRESENCE_STALE_AFTER = timedelta(minutes=3)
 
 
-def presence_connect(*, user_id: int, channel_name: str) -> None:
+def _live_connections(user_id: int) -> int:
+    cutoff = timezone.now() - PRESENCE_STALE_AFTER
+    return Presence.objects.filter(user_id=user_id, seen_at__gte=cutoff).count()
+
+
+@transaction.atomic
+def presence_connect(*, user_id: int, channel_name: str) -> bool:
+    """Record an open connection; return whether the player just came online.
+
+    The count is read in the transaction that writes the row: of two tabs opening
+    at once, at least one sees itself alone and reports the change (both may).
+    """
     Presence.objects.update_or_create(
         channel_name=channel_name,
         defaults={"user_id": user_id, "seen_at": timezone.now()},
     )
+    return _live_connections(user_id) == 1
 
 
 def presence_touch(*, channel_name: str) -> None:
     Presence.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
 
 
-def presence_disconnect(*, channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).delete()
+@transaction.atomic
+def presence_disconnect(*, channel_name: str) -> bool:
+    """Forget a connection; return whether its player just went offline."""
+    row = Presence.objects.filter(channel_name=channel_name).first()
+    if row is None:
+        return False
+    row.delete()
+    return _live_connections(row.user_id) == 0
 
 
 def presence_prune() -> int:

@@ -8,7 +8,9 @@ that (``FRAME_CAP_FACTOR`` times the limit) is not worth reading at all, so auto
 closes the socket with 1009 ("message too big") as soon as the frame's header
 announces it. autobahn "fails" a connection by dropping TCP unless told otherwise
 (``failByDrop``), so ``main`` turns that off: a failed connection gets its
-close frame and code. Options given on the command line win. ``make run``,
+close frame and code. With ``BEHIND_PROXY`` on, daphne takes the client's address
+from the proxy's X-Forwarded-For (``--proxy-headers``), as Django and allauth do
+(config/settings.py). Options given on the command line win. ``make run``,
 ``platform/Procfile``, the systemd unit and the tests' servers all start daphne
 this way.
 """
@@ -24,21 +26,28 @@ from daphne.cli import CommandLineInterface
 FRAME_CAP_FACTOR = 16
 
 
-def frame_cap() -> int:
-    """The largest WebSocket message or frame daphne reads, in bytes."""
+def _settings() -> Any:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
-    return int(settings.WS_MAX_FRAME_BYTES) * FRAME_CAP_FACTOR
+    return settings
+
+
+def frame_cap() -> int:
+    """The largest WebSocket message or frame daphne reads, in bytes."""
+    return int(_settings().WS_MAX_FRAME_BYTES) * FRAME_CAP_FACTOR
 
 
 def daphne_args(argv: list[str]) -> list[str]:
-    """``argv`` with the frame cap added unless it sets one itself."""
+    """``argv`` with the frame cap, and the proxy headers behind a proxy, added
+    unless it sets them itself."""
     cap = str(frame_cap())
     extra: list[str] = []
     for option in ("--websocket-max-message-size", "--websocket-max-frame-size"):
         if not any(a == option or a.startswith(option + "=") for a in argv):
             extra += [option, cap]
+    if _settings().BEHIND_PROXY and "--proxy-headers" not in argv:
+        extra.append("--proxy-headers")
     return extra + argv
 
 

@@ -14,6 +14,9 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.secret_key import secret_key_resolve
+from config.security import DEFAULT_POLICY
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -22,8 +25,14 @@ if env_file:
     environ.Env.read_env(env_file)
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str(
-    "SECRET_KEY", default="embedded-default-insecure-key-change-me-in-production"
+# Set SECRET_KEY in a deployment, the same on every host. Unset, a random key is
+# generated once into SECRET_KEY_FILE (git-ignored) and kept there, so ``make run``
+# needs no set-up and every process of one machine signs with the same key. Keys that
+# are published in this repository are refused unless DEBUG is on.
+SECRET_KEY = secret_key_resolve(
+    key=env.str("SECRET_KEY", default=""),
+    path=Path(env.str("SECRET_KEY_FILE", default=str(BASE_DIR / ".secret_key"))),
+    debug=DEBUG,
 )
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver", "[::1]"]
@@ -53,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -287,13 +297,41 @@ STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 # ---------------------------------------------------------------------------
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_PROXY", False) else None
+# Behind the proxy of platform/nginx every request reaches daphne from 127.0.0.1:
+# trust the one proxy's X-Forwarded-Proto and X-Forwarded-For. allauth's per-address
+# rate limits (10 failed log-ins a minute) then count each player's own address, not
+# the proxy's for the whole site; ``config.serve`` gives daphne ``--proxy-headers``
+# from the same setting, so REMOTE_ADDR is the player's too.
+BEHIND_PROXY = env.bool("BEHIND_PROXY", default=False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+# The last X-Forwarded-For address is the one our proxy appended: a client cannot
+# forge it.
+ALLAUTH_TRUSTED_PROXY_COUNT = 1 if BEHIND_PROXY else 0
+# HTTPS only once the site is served over HTTPS (secure cookies say it is). Including
+# subdomains and asking for the browsers' preload list bind every host of the domain
+# for as long: the domain's owner decides (README).
+SECURE_HSTS_SECONDS = env.int(
+    "HSTS_SECONDS", default=365 * 24 * 3600 if SESSION_COOKIE_SECURE else 0
 )
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [
+    *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+    *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+]
+# Plain HTTP is redirected to HTTPS by Django too, except the probes a load balancer
+# or Prometheus sends straight to a daphne process.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SECURE)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+# Scripts, styles and images from this site only; no inline code (config/security.py).
+CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=DEFAULT_POLICY)
 
 # --- WebSockets
 # -------------------------------------------------------------------------
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=8192)
+# Sockets one player may hold open of each kind (table, lobby, presence): one per
+# open page; the next is closed with 4429 (docs/protocol.md).
+WS_SOCKETS_PER_PLAYER = env.int("WS_SOCKETS_PER_PLAYER", default=8)
 
 # --- Computer players
 # -------------------------------------------------------------------------

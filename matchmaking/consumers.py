@@ -28,6 +28,8 @@ FRAME_BURST = 10
 class LobbyConsumer(SocketConsumer):
     """Signed-in players only: anonymous sockets are closed with 4401."""
 
+    where = "lobby"
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:

@@ -1,7 +1,9 @@
 """``/healthz`` and the staff beacon."""
 
+import ipaddress
 import logging
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -14,13 +16,38 @@ from ops.services import beacon_schedule, beacon_state
 logger = logging.getLogger(__name__)
 
 
+def client_address(request: HttpRequest) -> str:
+    """The address of whoever sent ``request``.
+
+    Behind the proxy (``BEHIND_PROXY``) the last X-Forwarded-For address is the one
+    the proxy appended, which a client cannot forge (allauth reads the same one);
+    a request without it came to the process directly.
+    """
+    forwarded = request.headers.get("x-forwarded-for", "")
+    if settings.BEHIND_PROXY and forwarded:
+        return forwarded.rsplit(",", 1)[-1].strip()
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def may_see_details(request: HttpRequest) -> bool:
+    """Staff, and probes from this machine (monitoring, a load balancer on it)."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:
+        return False
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 with every component's state when all are up; 503 naming what is down.
 
     ``?only=database,channel_layer`` checks just those: a load balancer should not
-    take every web process out because the worker is down."""
+    take every web process out because the worker is down. What each component
+    runs on and why it is down (host names, error texts) is for staff and local
+    probes only; anyone else gets the status names."""
     only = [n for n in request.GET.get("only", "").split(",") if n in CHECKS]
     components: dict[str, dict[str, str]] = {}
     down = []
@@ -33,6 +60,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
             logger.warning("healthz: %s is down: %s", name, exc)
             components[name] = {"status": "down", "error": str(exc)[:200]}
             down.append(name)
+    if not may_see_details(request):
+        components = {n: {"status": c["status"]} for n, c in components.items()}
     body = {"status": "down" if down else "ok", "down": down, "components": components}
     return JsonResponse(body, status=503 if down else 200)
 

@@ -11,6 +11,10 @@ What every socket gets from it:
 - ``disconnect`` runs however the socket ends, and ``StopConsumer`` follows even if
   it fails;
 - the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order;
+- a cap on the sockets one player holds open of each kind (``where``: table,
+  lobby, presence), ``WS_SOCKETS_PER_PLAYER``: the one over it is accepted, told
+  why in an ``error`` frame (code ``too_many_sockets``), and closed with 4429
+  (``realtime.sockets``) before its consumer's ``connect`` runs;
 - every handler runs in the connection's language (``scope["language"]``, set by the
   ASGI stack from the language cookie or ``Accept-Language``), so error frames and
   other messages reach each player in their own language.
@@ -31,6 +35,14 @@ from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
+from realtime.sockets import (
+    SLOT_RENEW_SECONDS,
+    TOO_MANY_SOCKETS,
+    socket_slot_release,
+    socket_slot_renew,
+    socket_slot_take,
+)
+
 logger = logging.getLogger("realtime")
 ERRORS = Counter(
     "dominoes_socket_errors_total", "Error frames sent, by code.", ["code"]
@@ -43,7 +55,18 @@ GAP_WAIT = 0.25
 # may only close with 1000 or 3000-4999 (daphne refuses the rest with a traceback).
 SERVER_FAULT = 4500
 
+# A close frame's reason is at most 123 bytes of UTF-8.
+CLOSE_REASON_BYTES = 123
+
 _tracebacks_logged: set[tuple[str, str]] = set()
+
+
+def close_reason(message: str) -> str:
+    """``message`` cut to fit a close frame, on a character boundary."""
+    data = message.encode("utf-8")
+    if len(data) <= CLOSE_REASON_BYTES:
+        return message
+    return data[: CLOSE_REASON_BYTES - 3].decode("utf-8", "ignore") + "..."
 
 
 def internal_error_log(where: str, exc: BaseException) -> None:
@@ -67,7 +90,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
     time at 100 busy tables in ``bench/ws_load.py``).
     """
 
-    where = "socket"  # names the consumer in log lines
+    # Names the consumer in log lines, and the kind of socket a player's cap counts.
+    where = "socket"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,6 +99,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self._ahead: dict[int, str] = {}  # frames waiting for a missing one
         self._gap_timer: asyncio.TimerHandle | None = None
         self._accepted = False
+        self._slot: tuple[Any, int] | None = None  # (user id, slot) held in the cap
+        self._slot_timer: asyncio.TimerHandle | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -104,6 +130,17 @@ class SocketConsumer(AsyncWebsocketConsumer):
             }
         )
 
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        user = self.scope.get("user")
+        if (
+            user is not None
+            and user.is_authenticated
+            and not await self._slot_take(user.pk)
+        ):
+            await self._refuse_too_many()
+            return
+        await super().websocket_connect(message)
+
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         try:
             await super().websocket_disconnect(message)
@@ -111,7 +148,80 @@ class SocketConsumer(AsyncWebsocketConsumer):
             raise
         except Exception as exc:  # the consumer must still stop
             internal_error_log(f"{self.where} disconnect", exc)
+        finally:
+            await self._slot_release()
         raise StopConsumer()
+
+    # --- the cap on a player's sockets of this kind
+
+    async def _slot_take(self, user_id: Any) -> bool:
+        """Hold one of the player's slots; whether this socket may be served.
+
+        A cache that fails lets the socket in: the cap guards against a player's
+        runaway tabs, not worth refusing everyone while the cache is down.
+        """
+        try:
+            slot = await socket_slot_take(
+                kind=self.where, user_id=user_id, channel_name=self.channel_name
+            )
+        except Exception as exc:
+            internal_error_log(f"{self.where} socket cap", exc)
+            return True
+        if slot is None:
+            return False
+        self._slot = (user_id, slot)
+        self._slot_renew_later()
+        return True
+
+    def _slot_renew_later(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._slot_timer = loop.call_later(
+            SLOT_RENEW_SECONDS, lambda: loop.create_task(self._slot_renew())
+        )
+
+    async def _slot_renew(self) -> None:
+        if self._slot is None:
+            return
+        user_id, slot = self._slot
+        try:
+            await socket_slot_renew(
+                kind=self.where,
+                user_id=user_id,
+                slot=slot,
+                channel_name=self.channel_name,
+            )
+        except Exception as exc:  # the next renewal tries again
+            internal_error_log(f"{self.where} socket cap", exc)
+        if self._slot is not None:
+            self._slot_renew_later()
+
+    async def _slot_release(self) -> None:
+        if self._slot_timer is not None:
+            self._slot_timer.cancel()
+            self._slot_timer = None
+        if self._slot is None:
+            return
+        (user_id, slot), self._slot = self._slot, None
+        try:
+            await socket_slot_release(
+                kind=self.where,
+                user_id=user_id,
+                slot=slot,
+                channel_name=self.channel_name,
+            )
+        except Exception as exc:  # the slot expires on its own
+            internal_error_log(f"{self.where} socket cap", exc)
+
+    async def _refuse_too_many(self) -> None:
+        message = gettext(
+            "You have too many pages like this one open. Close some of them, "
+            "then reload this page."
+        )
+        await self.accept()
+        await self.send_json(
+            {"type": "error", "code": "too_many_sockets", "message": message}
+        )
+        await self.close(code=TOO_MANY_SOCKETS, reason=close_reason(message))
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         self._accepted = True

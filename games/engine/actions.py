@@ -135,14 +135,93 @@ def _parse_end(value: Any) -> str:
     return value
 
 
+# The fields each kind of action carries; every other field keeps its default.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    PLAY: ("tile", "end"),
+    CLAIM: ("points",),
+    CLOSE: ("ends",),
+    PLAY_DOUBLES: ("plays",),
+}
+_DEFAULTS: dict[str, Any] = dict(Action._field_defaults)
+
+
+def _canonical_play(action: Action) -> bool:
+    """Whether ``action`` is a play exactly as ``Action.play`` builds a valid one.
+
+    The common case of ``apply`` (every move of a bot's playout) is checked here
+    in a few comparisons; anything else takes the full check of ``action_check``.
+    """
+    tile, end = action.tile, action.end
+    return (
+        type(tile) is tuple
+        and len(tile) == 2
+        and type(tile[0]) is int
+        and type(tile[1]) is int
+        and 0 <= tile[0] <= tile[1] <= MAX_PIPS
+        and type(end) is str
+        and 0 < len(end) <= 32
+        and action.points is None
+        and action.ends == ()
+        and action.plays == ()
+    )
+
+
+def action_check(action: Action) -> Action:
+    """Validate every field of an ``Action`` built in-process; return it canonical.
+
+    An ``Action`` is a plain named tuple: code may build one with any values, so
+    ``apply`` checks it as strictly as a wire dict. Raises ``IllegalAction`` on an
+    unknown type, a field its type does not carry, or a malformed field.
+    """
+    kind = action.type
+    if type(action) is Action and type(kind) is str:
+        if kind == PLAY and _canonical_play(action):
+            return action
+        if action is _SIMPLE.get(kind):
+            return action
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise IllegalAction(gettext_noop("There is no such action."))
+    fields = _FIELDS.get(kind, ())
+    extra = [
+        name
+        for name, default in _DEFAULTS.items()
+        if name not in fields and not _is_default(getattr(action, name), default)
+    ]
+    if extra:
+        raise IllegalAction(
+            gettext_noop("Unexpected field(s) for %(action)s: %(fields)s."),
+            action=kind,
+            fields=", ".join(extra),
+        )
+    wire: dict[str, Any] = {"type": kind}
+    for name in fields:
+        wire[name] = getattr(action, name)
+    if kind == PLAY_DOUBLES and isinstance(wire["plays"], list | tuple):
+        wire["plays"] = [_play_dict(p) for p in wire["plays"]]
+    return parse_action(wire)
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if default is None:
+        return value is None
+    return type(value) is tuple and not value
+
+
+def _play_dict(play: Any) -> Any:
+    """One ``(tile, end)`` pair of ``Action.plays`` as its wire object."""
+    if isinstance(play, list | tuple) and len(play) == 2:
+        return {"tile": play[0], "end": play[1]}
+    return play
+
+
 def parse_action(d: Any) -> Action:
-    """Validate a wire dict and return its ``Action``.
+    """Validate a wire dict (or an ``Action``) and return its ``Action``.
 
     Raises ``IllegalAction`` on anything malformed: not a dict, unknown type,
     missing or extra fields, wrong field types, out-of-range pips.
     """
     if isinstance(d, Action):
-        return d
+        return action_check(d)
     if not isinstance(d, dict):
         raise IllegalAction(gettext_noop('An action must be an object with a "type".'))
     kind = d.get("type")

@@ -716,8 +716,7 @@ def apply(state: State, seat: int, action: Action | dict[str, Any]) -> State:
 
     Raises ``IllegalAction`` with a reason a player can read.
     """
-    if type(action) is not Action:
-        action = parse_action(action)
+    action = parse_action(action)
     r = rules_for(state.options)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < r.seats:
         raise IllegalAction(gettext_noop("There is no such seat at this table."))

@@ -126,7 +126,8 @@ if (root) {
     ws.onmessage = onMessage;
     ws.onclose = (e) => {
       clearInterval(pinger);
-      if (e.code === 4401) return;
+      // Signed out, or too many lobby pages open (the error frame said so).
+      if (e.code === 4401 || e.code === 4429) return;
       show($("lobby-status"), t.lost);
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 15000);

@@ -75,7 +75,7 @@ if (presenceUrl) {
       if (m.type === "invitation") showInvitation(m.invitation);
       else if ("online" in m) show(m.online);
     };
-    ws.onclose = (e) => { clearInterval(timer); if (e.code === 4401) return; setTimeout(connect, delay); delay = Math.min(delay * 2, 30000); };
+    ws.onclose = (e) => { clearInterval(timer); if (e.code === 4401 || e.code === 4429) return; setTimeout(connect, delay); delay = Math.min(delay * 2, 30000); };
   };
   connect();
 }

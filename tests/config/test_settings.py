@@ -24,6 +24,11 @@ print(json.dumps({
     "cache": s.CACHES["default"]["BACKEND"],
     "broker": s.CELERY_BROKER_URL, "embedded_worker": s.EMBEDDED_WORKER,
     "bot_machine_speed": s.BOT_MACHINE_SPEED,
+    "secret_key": s.SECRET_KEY,
+    "allauth_trusted_proxy_count": getattr(s, "ALLAUTH_TRUSTED_PROXY_COUNT", 0),
+    "secure_proxy_ssl_header": s.SECURE_PROXY_SSL_HEADER,
+    "hsts_seconds": getattr(s, "SECURE_HSTS_SECONDS", 0),
+    "daphne_args": __import__("config.serve").serve.daphne_args([]),
 }))
 """
 
@@ -33,7 +38,17 @@ def probe(**extra: str) -> subprocess.CompletedProcess[str]:
         k: v
         for k, v in os.environ.items()
         if k
-        not in {"DATABASE_URL", "REDIS_URL", "EMBEDDED_WORKER", "BOT_MACHINE_SPEED"}
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "EMBEDDED_WORKER",
+            "BOT_MACHINE_SPEED",
+            "SECRET_KEY",
+            "SECRET_KEY_FILE",
+            "DEBUG",
+            "BEHIND_PROXY",
+            "SECURE_COOKIES",
+        }
     }
     env.update(DJANGO_SETTINGS_MODULE="config.settings", **extra)
     return subprocess.run(
@@ -117,3 +132,64 @@ def test_live_connections_are_postgresql_and_redis():
 
     assert async_to_sync(round_trip)()["n"] == 7
     assert settings.CELERY_BROKER_URL.startswith("redis://")
+
+
+# --- the secret key
+
+
+OLD_DEFAULT_KEY = "embedded-default-insecure-key-change-me-in-production"
+
+
+@pytest.mark.parametrize("key", [OLD_DEFAULT_KEY, "change-me-to-a-long-random-string"])
+def test_published_secret_key_refused_without_debug(key: str, tmp_path: Path):
+    out = probe(SECRET_KEY=key, SECRET_KEY_FILE=str(tmp_path / "key"))
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and "published" in out.stderr
+    assert resolve(SECRET_KEY=key, DEBUG="true")["secret_key"] == key
+
+
+def test_a_deployment_key_is_used(tmp_path: Path):
+    key = "k" * 20 + "-a-deployment-key-from-the-environment-0123456789"
+    got = resolve(SECRET_KEY=key, SECRET_KEY_FILE=str(tmp_path / "key"))
+    assert got["secret_key"] == key
+    assert not (tmp_path / "key").exists()
+
+
+def test_without_a_key_one_is_generated_and_kept(tmp_path: Path):
+    """``make run`` needs no set-up: the key is random, private and stable."""
+    path = tmp_path / "key"
+    first = resolve(SECRET_KEY_FILE=str(path))["secret_key"]
+    assert first != OLD_DEFAULT_KEY and len(first) >= 50
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert resolve(SECRET_KEY_FILE=str(path))["secret_key"] == first
+    other = resolve(SECRET_KEY_FILE=str(tmp_path / "other"))["secret_key"]
+    assert other != first
+
+
+def test_no_key_and_nowhere_to_keep_one(tmp_path: Path):
+    out = probe(SECRET_KEY_FILE=str(tmp_path / "missing" / "key"))
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and "SECRET_KEY" in out.stderr
+
+
+def test_the_key_file_is_ignored_by_git():
+    out = subprocess.run(
+        ["git", "check-ignore", "-q", ".secret_key"], cwd=ROOT, check=False
+    )
+    assert out.returncode == 0
+
+
+# --- behind the proxy
+
+
+def test_behind_proxy_trusts_the_forwarded_address_everywhere():
+    """One setting: Django's scheme, allauth's client address, daphne's headers."""
+    plain = resolve()
+    assert plain["allauth_trusted_proxy_count"] == 0
+    assert "--proxy-headers" not in plain["daphne_args"]
+    assert plain["hsts_seconds"] == 0
+    got = resolve(BEHIND_PROXY="true", SECURE_COOKIES="true")
+    assert got["allauth_trusted_proxy_count"] == 1
+    assert got["secure_proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert "--proxy-headers" in got["daphne_args"]
+    assert got["hsts_seconds"] >= 180 * 24 * 3600

@@ -136,3 +136,56 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
     assert list(tmp_path.iterdir()) == []
+
+
+def _one_down(monkeypatch) -> None:
+    monkeypatch.setitem(checks.CHECKS, "database", lambda: "postgresql")
+    for other in checks.CHECKS:
+        if other != "database":
+            monkeypatch.setitem(checks.CHECKS, other, lambda: "fake")
+
+    def broken():
+        raise ConnectionError("could not connect to server db.internal:5432")
+
+    monkeypatch.setitem(checks.CHECKS, "broker", broken)
+
+
+def test_healthz_shows_the_public_only_status_names(client, monkeypatch):
+    _one_down(monkeypatch)
+    resp = client.get("/healthz", REMOTE_ADDR="203.0.113.9")
+    assert resp.status_code == 503
+    body = resp.json()
+    assert body["status"] == "down" and body["down"] == ["broker"]
+    assert body["components"]["broker"] == {"status": "down"}
+    assert body["components"]["database"] == {"status": "up"}
+    assert "db.internal" not in resp.content.decode()
+
+
+def test_healthz_details_for_staff_and_local_probes(client, monkeypatch, make_user):
+    _one_down(monkeypatch)
+    local = client.get("/healthz", REMOTE_ADDR="::1").json()
+    assert "db.internal" in local["components"]["broker"]["error"]
+    assert local["components"]["database"]["backend"] == "postgresql"
+    client.force_login(make_user("Staffer", is_staff=True))
+    staff = client.get("/healthz", REMOTE_ADDR="203.0.113.9").json()
+    assert "db.internal" in staff["components"]["broker"]["error"]
+
+
+def test_healthz_behind_the_proxy_judges_the_client_not_the_proxy(
+    client, monkeypatch, settings
+):
+    """Through the proxy every request comes from 127.0.0.1."""
+    _one_down(monkeypatch)
+    settings.BEHIND_PROXY = True
+    outside = client.get(
+        "/healthz", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9"
+    ).json()
+    assert outside["components"]["broker"] == {"status": "down"}
+    forged = client.get(
+        "/healthz",
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.9",
+    ).json()
+    assert forged["components"]["broker"] == {"status": "down"}
+    direct = client.get("/healthz", REMOTE_ADDR="127.0.0.1").json()
+    assert "db.internal" in direct["components"]["broker"]["error"]

@@ -15,7 +15,7 @@ const QUIET_SYNC_MS = 20000;
 const DUE_GRACE_MS = 1500;
 const DUE_SYNC_MS = 2000;
 // Close codes of a refused socket and what the page tells the player.
-const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table" };
+const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table", 4429: "too_many" };
 
 export class TableSocket {
   /**

@@ -169,6 +169,7 @@ export class TableUI {
       signed_out: () => gettext("You are signed out — log in again to play."),
       no_table: () => gettext("This table does not exist."),
       forbidden: () => gettext("You may not open this table."),
+      too_many: () => gettext("Too many game pages are open. Close some of them, then reload this page."),
     }[status]?.();
     box.hidden = !text;
     box.textContent = text || "";
