@@ -202,7 +202,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "economy-ledger-audit": {"task": "economy.ledger_audit", "schedule": 3600.0},
+    # The ledger, every finish and every stake pot (ops/audit.py).
+    "ops-audit": {"task": "ops.audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},

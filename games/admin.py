@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.models import Seat, Table, TableEvent
+from games.models import FinishStep, Seat, Table, TableEvent
 from games.names import seat_display_name
 from games.services import table_cancel
 
@@ -106,8 +106,9 @@ class SeatAdmin(ReadOnly):
         "away",
         "forfeited",
         "place",
+        "unpaid",
     )
-    list_filter = ("bot_level", "forfeited", "away")
+    list_filter = ("bot_level", "forfeited", "away", "unpaid")
     search_fields = ("user__username", "=table__id")
     raw_id_fields = ("table", "user")
 
@@ -116,5 +117,15 @@ class SeatAdmin(ReadOnly):
 class TableEventAdmin(ReadOnly):
     list_display = ("table", "seq", "seat", "actor", "created_at")
     list_filter = ("actor",)
+    search_fields = ("=table__id",)
+    raw_id_fields = ("table",)
+
+
+@admin.register(FinishStep)
+class FinishStepAdmin(ReadOnly):
+    """What finished tables owe; an undone row is retried by the finish sweep."""
+
+    list_display = ("table", "name", "created_at", "done_at", "attempts", "error")
+    list_filter = ("name", ("done_at", admin.EmptyFieldListFilter))
     search_fields = ("=table__id",)
     raw_id_fields = ("table",)

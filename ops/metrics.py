@@ -13,6 +13,7 @@ cache and the database, so they are the same whichever process answers.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
@@ -20,6 +21,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from ops.audit import audit_last
 from ops.checks import oldest_overdue
 from ops.heartbeat import BEAT_KEY, WORKER_KEY, stamp_age
 
@@ -45,12 +47,34 @@ class HealthCollector(Collector):
             "Seconds since beat last sent the heartbeat task (+Inf: never).",
             value=_age(BEAT_KEY),
         )
+        yield from _audit_gauges()
         oldest = oldest_overdue()
         yield GaugeMetricFamily(
             "dominoes_oldest_overdue_table_seconds",
             "How far the playing table longest past its deadline is (0: none).",
             value=0.0 if oldest is None else oldest[1],
         )
+
+
+def _audit_gauges() -> Iterator[Metric]:
+    """The last audit's breaches per part and its age (NaN/+Inf: never ran)."""
+    last = audit_last() or {}
+    at = last.get("at")
+    breaches = GaugeMetricFamily(
+        "dominoes_audit_breaches",
+        "Breaches the last audit found, per part (ledger, finish, stakes, minting).",
+        labels=["part"],
+    )
+    counts = last.get("breaches")
+    if isinstance(counts, dict):
+        for part, count in sorted(counts.items()):
+            breaches.add_metric([str(part)], float(count))
+    yield breaches
+    yield GaugeMetricFamily(
+        "dominoes_audit_age_seconds",
+        "Seconds since the last audit ran (+Inf: never).",
+        value=NEVER if not isinstance(at, float) else max(0.0, time.time() - at),
+    )
 
 
 _health = HealthCollector()

@@ -1,8 +1,10 @@
-"""The beacon: a countdown task that proves workers run scheduled work."""
+"""The beacon (a countdown task that proves workers run scheduled work), the
+heartbeat and the hourly audit."""
 
 from celery import shared_task
 from django.core.cache import cache
 
+from ops.audit import audit_run
 from ops.heartbeat import worker_ran
 
 BEACON_TTL = 600
@@ -22,3 +24,9 @@ def beacon_fire(token: str) -> None:
 def heartbeat() -> None:
     """Note that a worker ran timed work just now (``/healthz``)."""
     worker_ran()
+
+
+@shared_task(name="ops.audit", ignore_result=True)
+def audit() -> int:
+    """Run the whole audit (hourly by beat); return the number of breaches."""
+    return sum(len(lines) for lines in audit_run().values())

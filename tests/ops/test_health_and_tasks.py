@@ -125,8 +125,9 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     scheduler = embedded_worker.beat_service(app).service.get_scheduler()
     assert type(scheduler) is Scheduler
     assert set(app.conf.beat_schedule) == {
-        "economy-ledger-audit",
+        "ops-audit",
         "games-sweep-overdue",
+        "games-finish-sweep",
         "games-practice-expire",
         "ops-heartbeat",
         "leagues-rollover",
