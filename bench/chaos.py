@@ -14,12 +14,17 @@ other daphne when its socket drops. Then, in turn:
 
 Afterwards it checks that every table finished or is playing, that no table's
 ``TableEvent`` log has a gap in ``seq``, that every replay equals the stored state
-(``games.replay.table_verify``), that ``economy.audit.ledger_audit()`` is clean, and
-prints its counts. Exit status 1 if a check failed. Stops by itself (``--seconds``
-bounds each phase of play); it ends every process it started.
+(``games.replay.table_verify``); then it cancels what still plays (refunding stake
+tables), waits for every finish step to be applied, runs the platform's audit
+(``ops.audit.audit_run``: ledger, finish, stakes, minting) and prints its counts
+and each audit part's verdict. Exit status 1 if a check failed. Stops by itself
+(``--seconds`` bounds each phase of play); it ends every process it started.
 
     .venv/bin/python bench/chaos.py
     .venv/bin/python bench/chaos.py --tables 8 --seconds 8
+
+It does not measure speed (the faults set the pace), nor how a browser shows the
+outages: it reads frames, not pages.
 """
 
 from __future__ import annotations
@@ -181,19 +186,71 @@ def cookie_for(user: Any) -> str:
     return f"{name}={client.cookies[name].value}"
 
 
-def tables_create(users: list[Any]) -> list[int]:
-    from games.services import table_practice_create
+@dataclass(frozen=True)
+class Seating:
+    """A table of the mix and the users who play it over sockets."""
 
-    return [
-        table_practice_create(
-            user=user,
+    table_id: int
+    kind: str
+    players: list[Any]
+
+
+def tables_create(users: list[Any], count: int) -> list[Seating]:
+    """``count`` tables of each kind of the mix, from ``users`` (6 per round)."""
+    from economy.wallets import wallet_grant_signup
+    from games.services import (
+        seat_join,
+        table_create,
+        table_practice_create,
+        table_start,
+    )
+    from matchmaking.rooms import room_create, room_join, room_start
+    from matchmaking.stakes import stake_sit
+
+    seatings = []
+    for i in range(count):
+        solo, ana, ben, cy, di, walker = users[6 * i : 6 * i + 6]
+        table = table_practice_create(
+            user=solo,
             variant="draw",
             options={"seats": 2, "target": 100},
             bot_levels=["medium"],
             bot_speed="fast",
-        ).pk
-        for user in users
-    ]
+        )
+        seatings.append(Seating(table.pk, "practice", [solo]))
+        for user in (ana, ben):
+            wallet_grant_signup(user_id=user.pk)
+        row = stake_sit(user=ana, stake=100, shape="block-2")
+        stake_sit(user=ben, stake=100, shape="block-2", table_id=row.pk)
+        seatings.append(Seating(row.pk, "stake", [ana, ben]))
+        room = room_create(
+            host=cy, variant="draw", options={"seats": 2, "target": 50}, host_seat=0
+        )
+        room_join(room_id=room.pk, user=di)
+        seatings.append(
+            Seating(room_start(room_id=room.pk, user=cy).pk, "friend", [cy, di])
+        )
+        online = table_create(
+            mode="online",
+            variant="draw",
+            options={"seats": 2, "target": 50},
+            clock_seconds=5,
+            hand_pause_seconds=1,
+        )
+        seat_join(table_id=online.pk, user=walker)
+        seat_join(
+            table_id=online.pk, bot_level="medium", simulated=True, name=f"Sim{i}"
+        )
+        table_start(table_id=online.pk)
+        walked = i % 2 == 1
+        seatings.append(
+            Seating(
+                online.pk,
+                "backfill, walked away" if walked else "backfill",
+                [] if walked else [walker],
+            )
+        )
+    return seatings
 
 
 def table_seqs(table_ids: list[int]) -> dict[int, int]:
@@ -209,7 +266,6 @@ def tables_check(table_ids: list[int]) -> Counter[str]:
     """Statuses, ``seq`` gaps, replay mismatches and ledger breaches."""
     from django.db import close_old_connections
 
-    from economy.audit import ledger_audit
     from games.models import Table
     from games.replay import ReplayMismatch, table_verify
 
@@ -231,7 +287,36 @@ def tables_check(table_ids: list[int]) -> Counter[str]:
             table_verify(table=table)
         except ReplayMismatch:
             counts["replay mismatches"] += 1
-    counts["ledger breaches"] = len(ledger_audit())
+    return counts
+
+
+def audit_after() -> tuple[int, dict[str, list[str]]]:
+    """Wait (up to a minute) until every finish step is applied, then run the
+    platform's audit; return the steps still owed and each part's breaches."""
+    from django.db import close_old_connections
+
+    from games.models import FinishStep
+    from ops.audit import audit_run
+
+    close_old_connections()
+    owed = FinishStep.objects.filter(done_at__isnull=True)
+    deadline = time.monotonic() + 60
+    while owed.exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    return owed.count(), audit_run()
+
+
+def earnings(seatings: list[Seating]) -> Counter[str]:
+    """Human seats of finished tables that earned and did not, by kind."""
+    from games.models import Seat
+
+    kinds = {s.table_id: s.kind for s in seatings}
+    counts: Counter[str] = Counter()
+    seats = Seat.objects.filter(
+        table_id__in=kinds, user__isnull=False, table__status="finished"
+    ).values_list("table_id", "unpaid")
+    for table_id, unpaid in seats:
+        counts[f"{kinds[table_id]}: {'unpaid ' + unpaid if unpaid else 'earned'}"] += 1
     return counts
 
 
@@ -412,14 +497,15 @@ def _secs(value: float | None) -> str:
 
 
 async def main_async(args: argparse.Namespace, stack: Stack) -> int:
-    users = await asyncio.to_thread(users_ensure, args.tables)
-    table_ids = await asyncio.to_thread(tables_create, users)
-    cookies = [await asyncio.to_thread(cookie_for, u) for u in users]
+    users = await asyncio.to_thread(users_ensure, 6 * args.tables)
+    seatings = await asyncio.to_thread(tables_create, users, args.tables)
+    table_ids = [s.table_id for s in seatings]
     urls = [stack.url(0), stack.url(1)]
-    players = [
-        Player(t, c, urls[i % 2 :] + urls[: i % 2], random.Random(i))
-        for i, (t, c) in enumerate(zip(table_ids, cookies, strict=True))
-    ]
+    players = []
+    for i, (seating, user) in enumerate((s, u) for s in seatings for u in s.players):
+        cookie = await asyncio.to_thread(cookie_for, user)
+        order = urls[i % 2 :] + urls[: i % 2]
+        players.append(Player(seating.table_id, cookie, order, random.Random(i)))
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.run(stop)) for p in players]
     try:
@@ -431,11 +517,18 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> int:
         stop.set()
         await asyncio.wait(tasks, timeout=10)
     counts = await asyncio.to_thread(tables_check, table_ids)
+    owed, audit = await asyncio.to_thread(audit_after)
+    earned = await asyncio.to_thread(earnings, seatings)
     tracebacks = stack.tracebacks((outage[0], outage[1]))
     for line in report:
         print(line)
     print(
-        f"tables: {args.tables}; " + "; ".join(f"{k}: {v}" for k, v in counts.items())
+        f"tables: {len(seatings)} ({args.tables} of each kind); "
+        + "; ".join(f"{k}: {v}" for k, v in counts.items())
+    )
+    print(
+        "human seats of finished tables: "
+        + "; ".join(f"{k}: {v}" for k, v in sorted(earned.items()))
     )
     print(
         f"frames received: {sum(p.frames for p in players)}; reconnects: "
@@ -443,12 +536,18 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> int:
         f"{sum(p.gaps for p in players)}; tracebacks in daphne logs outside the "
         f"Redis outage: {tracebacks} (target 0)"
     )
+    print(f"finish steps still owed after a minute: {owed}")
+    for part, lines in audit.items():
+        print(f"audit {part}: " + (f"{len(lines)} breach(es)" if lines else "clean"))
+        for line in lines[:10]:
+            print(f"  {line}")
     bad = (
         any(line.endswith("FAIL") for line in report)
         or tracebacks
+        or owed
         or counts["tables with a seq gap"]
         or counts["replay mismatches"]
-        or counts["ledger breaches"]
+        or any(audit.values())
         or set(k for k in counts if k.startswith("status "))
         - {"status playing", "status finished"}
     )
@@ -458,7 +557,7 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--tables", type=int, default=6)
+    parser.add_argument("--tables", type=int, default=2, help="tables of each kind")
     parser.add_argument("--seconds", type=float, default=6.0, help="play per phase")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="chaos-"))
