@@ -140,3 +140,29 @@ def test_a_stake_pot_follows_the_result_but_an_absent_seat_earns_no_reward(
     assert minted_to(ben) == 0 and player_xp(user_id=ben.pk) == 0
     assert player_xp(user_id=ana.pk) > 0
     assert ledger_audit() == []
+
+
+def test_two_accounts_of_one_person_count_three_tables_a_day_together(
+    make_user, queued, pushes, django_capture_on_commit_callbacks
+):
+    """Farming league points with a second account: the same pair counts at most
+    three tables a day (RULES.md §6), through the real finish of each table."""
+    from games.services import seat_join, table_create, table_start
+
+    ana, alt = make_user("ana"), make_user("ana_alt")
+    tables = []
+    for i in range(4):
+        table = table_create(
+            mode="online", variant="draw", options={"target": 50}, hand_pause_seconds=0
+        )
+        seat_join(table_id=table.pk, user=ana)
+        seat_join(table_id=table.pk, user=alt)
+        table_start(table_id=table.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            tables.append(drive(table.pk, {0: ana, 1: alt}, rng=random.Random(i)))
+    counted = [
+        set(PointEntry.objects.filter(table_id=t.pk).values_list("counted", flat=True))
+        for t in tables
+    ]
+    assert counted == [{True}, {True}, {True}, {False}]
+    assert ledger_audit() == []
