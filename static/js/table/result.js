@@ -333,7 +333,7 @@ export function unpaidNoteInto(match, frame) {
     return;
   }
   if (!note) {
-    note = el("p", "unpaid notice");
+    note = el("p", "unpaid");
     note.dataset.unpaid = "";
     match.querySelector("[data-scores]")?.after(note);
   }
