@@ -33,6 +33,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # touches the database between tests.
     if settings.configured:
         settings.EMBEDDED_WORKER = False
+        # Users are made by the hundred; the real hasher stays second, so hashes of
+        # either kind verify (tests/support/hashers.py).
+        settings.PASSWORD_HASHERS = [
+            "tests.support.hashers.FastPBKDF2PasswordHasher",
+            *settings.PASSWORD_HASHERS,
+        ]
         # Servers and workers the tests start get the test database's URL, whose
         # name would give them another default prefix than this process's: they
         # share this one, so they hear this process's groups and queue.
