@@ -180,6 +180,14 @@ def test_same_player_in_two_tabs_sits_and_stands_once(make_user):
     assert sorted(results) == ["not_seated", "ok"], results
     assert wallet_balance(user_id=ana.pk) == 1000
     assert_every_stake_table_agrees()
+    # Both tabs sit down again at the same table: one seat, one new entry.
+    again = {"stake": "100", "shape": "draw-4p", "table": table}
+    results = run_threads(
+        lambda tab: post(tab, "stakes-sit", again)[1], [(tab,) for tab in tabs]
+    )
+    assert sorted(results) == ["already_seated", "ok"], results
+    assert wallet_balance(user_id=ana.pk) == 900
+    assert_every_stake_table_agrees()
 
 
 def test_double_submitted_sit_and_stand_forms_count_once(make_user):
