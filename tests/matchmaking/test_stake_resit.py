@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from economy.models import Account
@@ -153,3 +154,36 @@ def test_forged_table_ids_are_refused_in_words_and_change_nothing(
     assert_books_agree(mine.pk)
     assert_books_agree(other_shape.pk)
     assert StakeTable.objects.count() == 2
+
+
+def test_a_table_poisoned_behind_its_books_answers_in_words_and_stand_up_repairs(
+    client, make_user, logged_in
+):
+    """A games seat freed behind the stake books' back (what the table socket did
+    before it went through the stake service): no 500 anywhere, the leaver's
+    Stand up refunds and puts the books right."""
+    ana = logged_in(100)
+    ben = make_user()
+    fund(ben.pk, 100)
+    row = stakes.stake_sit(user=ana, stake=100, shape="block-2")
+    Seat.objects.filter(table_id=row.pk, user=ana).delete()
+    before = snapshot()
+
+    # The books count ana, so ben's seat "fills" a table that cannot be dealt.
+    other = Client()
+    other.force_login(ben)
+    reply = other.post(
+        reverse("stakes-sit"),
+        {"stake": "100", "shape": "block-2", "table": str(row.pk)},
+        **JSON,
+    )
+    assert reply.status_code == 400
+    assert reply.json()["error"]["code"] == "table_closed"
+    assert snapshot() == before
+
+    reply = stand(client, row.pk)
+    assert reply.status_code == 200, reply.content
+    assert wallet_balance(user_id=ana.pk) == 100
+    assert_books_agree(row.pk)
+    stakes.stake_sit(user=ben, stake=100, shape="block-2", table_id=row.pk)
+    assert_books_agree(row.pk)
