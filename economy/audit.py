@@ -4,12 +4,16 @@
 2. every wallet's and escrow's ``balance`` equals the sum of its entries;
 3. no wallet or escrow is below zero (by balance or by entries);
 4. every ``refunded`` (cancelled table) and ``settled`` (finished table) escrow is
-   empty.
+   empty;
+5. every ``open`` escrow holds exactly its unrefunded entries: each refund gives
+   back one entry of the same sitting (``refund:`` with the entry key's tail), in
+   full.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 
@@ -96,4 +100,34 @@ def ledger_audit() -> list[Breach]:
                         f"{state} pot still holds {balance} (entries {total})",
                     )
                 )
+        breaches += _open_pots_check(cursor)
     return breaches
+
+
+def _open_pots_check(cursor: Any) -> list[Breach]:
+    """Check 5: an open pot's balance against the entries no refund gave back."""
+    tx, entry, account = (
+        Transaction._meta.db_table,
+        Entry._meta.db_table,
+        Account._meta.db_table,
+    )
+    # 'refund:' || the entry key after 'entry:' (6 characters) is its refund's key.
+    cursor.execute(
+        f"""
+        SELECT a.key, a.balance, COALESCE(h.total, 0)
+        FROM {account} a
+        LEFT JOIN (SELECT e.account_id, SUM(e.amount) AS total
+                   FROM {entry} e JOIN {tx} t ON t.id = e.transaction_id
+                   WHERE t.kind = 'entry' AND NOT EXISTS (
+                       SELECT 1 FROM {tx} r
+                       WHERE r.key = 'refund:' || SUBSTR(t.key, 7))
+                   GROUP BY e.account_id) h ON h.account_id = a.id
+        WHERE a.kind = 'escrow' AND a.state = 'open'
+            AND a.balance <> COALESCE(h.total, 0)
+        LIMIT {REPORT_LIMIT}
+        """  # noqa: S608 - table names from the models, no user input
+    )
+    return [
+        Breach("pot", key, f"open pot holds {balance} but unrefunded entries {held}")
+        for key, balance, held in cursor.fetchall()
+    ]

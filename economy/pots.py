@@ -4,11 +4,18 @@ Each pot is an escrow account (key ``pot:<table_ref>``) whose ``state`` records 
 table's fate without knowing tables: ``open`` takes entries; ``refunded`` (cancelled
 table) and ``settled`` (finished table) are final and must hold zero coins, which
 the audit checks.
+
+One entry per sitting (RULES.md §5): a player who stood up (refunded) and sits down
+again pays again. Sitting ``n`` of a player at a table is paid under
+``entry:<table>:<user>`` for ``n`` = 1 and ``entry:<table>:<user>:<n>`` after, and
+refunded under ``refund:`` with the same tail, so an open pot holds exactly its
+unrefunded entries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 
@@ -38,18 +45,75 @@ from economy.ledger import (
 from economy.models import Account, Entry, Transaction
 
 
-def _entries_paid(*, table_ref: str) -> list[tuple[int, int, int]]:
-    """``(wallet account id, user id, amount)`` of every entry paid, in paying order."""
-    rows = (
-        Entry.objects.filter(
-            transaction__kind=Transaction.Kind.ENTRY,
-            transaction__table_ref=table_ref,
-            amount__lt=0,
-        )
-        .order_by("transaction_id")
-        .values_list("account_id", "account__user_id", "amount")
+def sitting_keys(*, table_ref: str, user_id: int, sitting: int) -> tuple[str, str]:
+    """The entry and refund keys of a player's ``sitting``-th sitting at a table.
+
+    The first sitting keeps the short keys, so pots paid before sittings were
+    numbered read the same.
+    """
+    tail = "" if sitting == 1 else f":{sitting}"
+    return (
+        f"entry:{table_ref}:{user_id}{tail}",
+        f"refund:{table_ref}:{user_id}{tail}",
     )
-    return [(account_id, user_id, -amount) for account_id, user_id, amount in rows]
+
+
+def _sitting_of(key: str) -> tuple[int, int]:
+    """``(user id, sitting number)`` of an ``entry:`` or ``refund:`` key (a table
+    ref never holds ``:``)."""
+    parts = key.split(":")
+    return int(parts[2]), int(parts[3]) if len(parts) > 3 else 1
+
+
+def _fingerprint(
+    *, kind: str, table_ref: str, user_id: int, amount: int, sitting: int
+) -> str:
+    data: dict[str, object] = {
+        "kind": kind,
+        "table": table_ref,
+        "user": user_id,
+        "amount": amount,
+    }
+    if sitting > 1:
+        data["sitting"] = sitting
+    return fingerprint_of(data)
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """One entry paid into a pot, and whether it was given back."""
+
+    user_id: int
+    number: int
+    amount: int
+    wallet_id: int
+    refunded: bool
+
+
+def _sittings(*, table_ref: str, user_id: int | None = None) -> list[Sitting]:
+    """Every entry paid into the pot (of one player, given ``user_id``), in paying
+    order, each marked refunded or not: one query over the wallets' legs."""
+    legs = Entry.objects.filter(
+        transaction__table_ref=table_ref,
+        transaction__kind__in=(Transaction.Kind.ENTRY, Transaction.Kind.REFUND),
+        account__kind=Account.Kind.WALLET,
+    )
+    if user_id is not None:
+        legs = legs.filter(account__user_id=user_id)
+    rows = legs.order_by("transaction_id").values_list(
+        "transaction__kind", "transaction__key", "account_id", "amount"
+    )
+    paid: dict[tuple[int, int], tuple[int, int]] = {}
+    refunded: set[tuple[int, int]] = set()
+    for kind, key, account_id, amount in rows:
+        if kind == Transaction.Kind.ENTRY:
+            paid[_sitting_of(key)] = (account_id, -amount)
+        else:
+            refunded.add(_sitting_of(key))
+    return [
+        Sitting(user, number, amount, account_id, (user, number) in refunded)
+        for (user, number), (account_id, amount) in paid.items()
+    ]
 
 
 def pot_open(*, table_ref: str) -> None:
@@ -68,9 +132,10 @@ def pot_entry_pay(*, table_ref: str, user_id: int, amount: int) -> Transaction:
     """Move an entry fee from the player's wallet into the table's pot.
 
     Preconditions: ``amount`` is one of the entry fees (100/250/500/1000) and equals
-    the pot's earlier entries; the pot is open; the wallet holds the coins. Paying
-    again for the same table and user with the same amount returns the first payment
-    (key ``entry:<table>:<user>``).
+    the pot's earlier entries; the pot is open; the wallet holds the coins. One
+    entry per sitting: paying again while the player's entry is held returns that
+    payment (a repeat); paying after it was refunded is a new sitting and pays
+    again (keys in the module's docstring).
     """
     return pot_entry_post(table_ref=table_ref, user_id=user_id, amount=amount)
 
@@ -96,37 +161,89 @@ def pot_entry_post(*, table_ref: str, user_id: int, amount: int) -> Transaction:
         escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
         if escrow is None:
             raise PotNotFound(f"table {table_ref} has no pot")
-    key = f"entry:{table_ref}:{user_id}"
-    fingerprint = fingerprint_of(
-        {"kind": "entry", "table": table_ref, "user": user_id, "amount": amount}
-    )
+    # The first sitting's key is tried blind (the hot path: no look-up first);
+    # later sittings are numbered only once that key is found taken.
+    key, _ = sitting_keys(table_ref=table_ref, user_id=user_id, sitting=1)
     try:
         if escrow.state != Account.State.OPEN:
             raise PotClosed("This table's pot is closed: it takes no more entries.")
         if escrow.entry_fee not in (None, amount):
             raise InvalidAmount(f"This table's entry fee is {escrow.entry_fee} coins.")
-        return ledger_post(
-            key=key,
-            kind=Transaction.Kind.ENTRY,
-            legs=[(wallets[user_id], -amount), (escrow, amount)],
-            fingerprint=fingerprint,
+        return _entry_post(
             table_ref=table_ref,
-            escrow_set={"entry_fee": amount} if escrow.entry_fee is None else None,
+            user_id=user_id,
+            accounts=(escrow, wallets[user_id]),
+            sitting=1,
+            amount=amount,
         )
-    except (PotClosed, InvalidAmount, InsufficientFunds, IdempotencyConflict):
-        # Refused before anything was written. A repeat of an earlier payment is
-        # not refused: it returns that payment (or raises IdempotencyConflict if
-        # it asked for something else), whatever the pot and wallet hold now. The
-        # key is only ever posted under this escrow's lock, so this look-up after
-        # the fact sees the same as one before would have.
-        if posted := transaction_existing(key=key, fingerprint=fingerprint):
+    except (PotClosed, InvalidAmount, InsufficientFunds, IdempotencyConflict) as exc:
+        # Nothing was written. Every key of this pot is posted under the escrow's
+        # lock, which this transaction holds: the look-up sees what a look-up
+        # before would have.
+        mine = _sittings(table_ref=table_ref, user_id=user_id)
+        if not mine:
+            raise
+        current = mine[-1]
+        if not current.refunded:
+            # A repeat of the sitting being paid: that payment, whatever the pot
+            # and wallet hold now (IdempotencyConflict for another amount).
+            entry_key, _ = sitting_keys(
+                table_ref=table_ref, user_id=user_id, sitting=current.number
+            )
+            fingerprint = _fingerprint(
+                kind="entry",
+                table_ref=table_ref,
+                user_id=user_id,
+                amount=amount,
+                sitting=current.number,
+            )
+            posted = transaction_existing(key=entry_key, fingerprint=fingerprint)
+            assert posted is not None, "an entry leg belongs to a posted entry"
             return posted
-        raise
+        if not isinstance(exc, IdempotencyConflict):
+            raise
+        # The last sitting was refunded: this is a new sitting, paid again.
+        return _entry_post(
+            table_ref=table_ref,
+            user_id=user_id,
+            accounts=(escrow, wallets[user_id]),
+            sitting=current.number + 1,
+            amount=amount,
+        )
+
+
+def _entry_post(
+    *,
+    table_ref: str,
+    user_id: int,
+    accounts: tuple[Account, Account],
+    sitting: int,
+    amount: int,
+) -> Transaction:
+    """Post the entry of the player's ``sitting``-th sitting; ``accounts`` are the
+    pot's escrow and the player's wallet, both locked."""
+    escrow, wallet = accounts
+    key, _ = sitting_keys(table_ref=table_ref, user_id=user_id, sitting=sitting)
+    return ledger_post(
+        key=key,
+        kind=Transaction.Kind.ENTRY,
+        legs=[(wallet, -amount), (escrow, amount)],
+        fingerprint=_fingerprint(
+            kind="entry",
+            table_ref=table_ref,
+            user_id=user_id,
+            amount=amount,
+            sitting=sitting,
+        ),
+        table_ref=table_ref,
+        escrow_set={"entry_fee": amount} if escrow.entry_fee is None else None,
+    )
 
 
 @transaction.atomic
 def pot_refund_all(*, table_ref: str) -> list[Transaction]:
-    """Refund every entry of a cancelled table and mark its pot ``refunded``.
+    """Refund every entry still held by a cancelled table and mark its pot
+    ``refunded``; return the refund of every entry ever paid into it.
 
     A table nobody paid into has no pot: nothing happens and ``[]`` is returned.
     Refunding again returns the refunds already made. Raises :class:`PotClosed` if
@@ -149,32 +266,26 @@ def pot_refund_all(*, table_ref: str) -> list[Transaction]:
         )
     if escrow.state != Account.State.OPEN:
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
-    paid = _entries_paid(table_ref=table_ref)
-    # Entries already given back one by one (``pot_entry_refund``) are not held.
-    given_back = set(
-        Transaction.objects.filter(
-            kind=Transaction.Kind.REFUND, table_ref=table_ref
-        ).values_list("key", flat=True)
-    )
-    held = sum(a for _, u, a in paid if f"refund:{table_ref}:{u}" not in given_back)
+    sittings = _sittings(table_ref=table_ref)
+    held = sum(s.amount for s in sittings if not s.refunded)
     if held != escrow.balance:
         raise EconomyError(
             f"pot {table_ref} holds {escrow.balance} coins but its entries total "
             f"{held}: an operator must look at it"
         )
-    wallets = accounts_lock(account_ids=[account_id for account_id, _, _ in paid])
+    wallets = accounts_lock(account_ids=[s.wallet_id for s in sittings])
     refunds = []
-    for account_id, user_id, amount in paid:
-        key = f"refund:{table_ref}:{user_id}"
-        fingerprint = fingerprint_of(
-            {"kind": "refund", "table": table_ref, "user": user_id, "amount": amount}
-        )
+    for sitting in sittings:
+        key, fingerprint = _refund_key(table_ref=table_ref, sitting=sitting)
         refunds.append(
             transaction_existing(key=key, fingerprint=fingerprint)
             or ledger_post(
                 key=key,
                 kind=Transaction.Kind.REFUND,
-                legs=[(escrow, -amount), (wallets[account_id], amount)],
+                legs=[
+                    (escrow, -sitting.amount),
+                    (wallets[sitting.wallet_id], sitting.amount),
+                ],
                 fingerprint=fingerprint,
                 table_ref=table_ref,
             )
@@ -183,37 +294,53 @@ def pot_refund_all(*, table_ref: str) -> list[Transaction]:
     return refunds
 
 
+def _refund_key(*, table_ref: str, sitting: Sitting) -> tuple[str, str]:
+    """The key and fingerprint of the refund of ``sitting``."""
+    _, key = sitting_keys(
+        table_ref=table_ref, user_id=sitting.user_id, sitting=sitting.number
+    )
+    fingerprint = _fingerprint(
+        kind="refund",
+        table_ref=table_ref,
+        user_id=sitting.user_id,
+        amount=sitting.amount,
+        sitting=sitting.number,
+    )
+    return key, fingerprint
+
+
 @transaction.atomic
 def pot_entry_refund(*, table_ref: str, user_id: int) -> Transaction:
-    """Give one player's entry back from an open pot (they stood up before the start).
+    """Give back the entry a player holds in an open pot (they stood up before the
+    start).
 
-    Key ``refund:<table>:<user>``, the same as ``pot_refund_all``'s, so an entry is
-    refunded at most once either way; refunding again returns the first refund. The
-    player's entry key stays spent: they cannot pay into this pot again. Raises
-    :class:`PotNotFound` without a pot, :class:`InvalidInput` if the player paid no
-    entry, :class:`PotClosed` if the pot is no longer open.
+    The refund key follows the sitting (``refund:<table>:<user>[:<n>]``, the same as
+    ``pot_refund_all``'s), so an entry is refunded at most once either way;
+    refunding again, with nothing held, returns the last refund. Sitting down
+    again afterwards pays a new entry. Raises :class:`PotNotFound` without a pot,
+    :class:`InvalidInput` if the player paid no entry, :class:`PotClosed` if the
+    pot is no longer open.
     """
     check_table_ref(table_ref)
     check_user_id(user_id)
     escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=[user_id])
     if escrow is None:
         raise PotNotFound(f"table {table_ref} has no pot")
-    paid = [p for p in _entries_paid(table_ref=table_ref) if p[1] == user_id]
-    if not paid or user_id not in wallets:
+    mine = _sittings(table_ref=table_ref, user_id=user_id)
+    if not mine or user_id not in wallets:
         raise InvalidInput(f"user {user_id} did not pay into pot {table_ref}")
-    amount = paid[0][2]
-    key = f"refund:{table_ref}:{user_id}"
-    fingerprint = fingerprint_of(
-        {"kind": "refund", "table": table_ref, "user": user_id, "amount": amount}
-    )
-    if posted := transaction_existing(key=key, fingerprint=fingerprint):
+    current = mine[-1]
+    key, fingerprint = _refund_key(table_ref=table_ref, sitting=current)
+    if current.refunded:
+        posted = transaction_existing(key=key, fingerprint=fingerprint)
+        assert posted is not None, "a refund leg belongs to a posted refund"
         return posted
     if escrow.state != Account.State.OPEN:
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
     return ledger_post(
         key=key,
         kind=Transaction.Kind.REFUND,
-        legs=[(escrow, -amount), (wallets[user_id], amount)],
+        legs=[(escrow, -current.amount), (wallets[user_id], current.amount)],
         fingerprint=fingerprint,
         table_ref=table_ref,
     )
@@ -225,10 +352,11 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
 
     ``winner_user_ids`` come in seat order: the pot is split evenly and the
     indivisible remainder goes to the first, so no coin is created or lost. Every
-    winner must have paid an entry into this pot. Settling again with the same
-    winners returns the first payout (key ``payout:<table>``); with other winners it
-    raises :class:`IdempotencyConflict`. Raises :class:`PotNotFound` for a table
-    without a pot and :class:`PotClosed` for a refunded one.
+    winner must hold an entry in this pot (paid and not refunded). Settling again
+    with the same winners returns the first payout (key ``payout:<table>``); with
+    other winners it raises :class:`IdempotencyConflict`. Raises
+    :class:`PotNotFound` for a table without a pot and :class:`PotClosed` for a
+    refunded one.
     """
     check_table_ref(table_ref)
     winners = [check_user_id(uid) for uid in winner_user_ids]
@@ -243,18 +371,18 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
     fingerprint = fingerprint_of(
         {"kind": "payout", "table": table_ref, "winners": winners}
     )
-    # One look-up under the escrow's lock: an earlier payout, and the winners'
-    # entries (``entry:<table>:<user>`` is posted only by pot_entry_pay).
-    entry_keys = {f"entry:{table_ref}:{uid}": uid for uid in winners}
+    # One look-up under the escrow's lock: an earlier payout, and the pot's
+    # entries and refunds (posted only here, under the same lock).
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT key, id, fingerprint FROM {TRANSACTIONS} "  # noqa: S608
-            f"WHERE key IN ({', '.join(['%s'] * (len(entry_keys) + 1))})",
-            [key, *entry_keys],
+            f"SELECT key, kind, id, fingerprint FROM {TRANSACTIONS} "  # noqa: S608
+            "WHERE key = %s OR (table_ref = %s AND kind IN (%s, %s))",
+            [key, table_ref, Transaction.Kind.ENTRY, Transaction.Kind.REFUND],
         )
-        found = {row[0]: row[1:] for row in cursor.fetchall()}
-    if key in found:
-        posted_id, posted_fingerprint = found[key]
+        found = cursor.fetchall()
+    payout = next((row[2:] for row in found if row[0] == key), None)
+    if payout is not None:
+        posted_id, posted_fingerprint = payout
         if posted_fingerprint != fingerprint:
             raise IdempotencyConflict(
                 f"idempotency key {key!r} was already used for different content"
@@ -262,8 +390,11 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
         return Transaction.objects.get(pk=posted_id)
     if escrow.state != Account.State.OPEN:
         raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
-    if strangers := [uid for k, uid in entry_keys.items() if k not in found]:
-        raise InvalidInput(f"user(s) {strangers} did not pay into pot {table_ref}")
+    paid = {_sitting_of(k) for k, kind, *_ in found if kind == Transaction.Kind.ENTRY}
+    paid -= {_sitting_of(k) for k, kind, *_ in found if kind == Transaction.Kind.REFUND}
+    holders = {user for user, _ in paid}
+    if strangers := [uid for uid in winners if uid not in holders]:
+        raise InvalidInput(f"user(s) {strangers} hold no entry in pot {table_ref}")
     total = escrow.balance or 0  # an escrow always keeps a balance
     share, remainder = divmod(total, len(winners))
     legs = [(escrow, -total)]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.selectors import table_frame, table_membership
-from games.services import seat_back, seat_leave, seat_presence, table_act
+from games.services import seat_back, seat_presence, table_act, table_leave
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -100,7 +100,7 @@ class TableConsumer(SocketConsumer):
         elif kind == "back":
             await database_call(seat_back)(table_id=self.table_id, user=self.user)
         elif kind == "leave":
-            await database_call(seat_leave)(table_id=self.table_id, user=self.user)
+            await database_call(table_leave)(table_id=self.table_id, user=self.user)
         else:
             raise FrameError("unknown_type", gettext("Unknown frame type."))
 

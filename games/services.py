@@ -1,5 +1,5 @@
 """Table writes: create (empty, or started with every seat taken), seat, start, act,
-tick, presence, back, leave, cancel.
+tick, presence, back, leave (``table_leave``, ``seat_leave``), cancel.
 
 Every change runs in one transaction that locks the table row (``select_for_update``),
 saves the table as the next ``seq`` with a ``TableEvent`` (a move, or an empty entry
@@ -31,6 +31,7 @@ from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.finish import table_finish
+from games.leaving import leave_handler
 from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
 from games.rows import (
@@ -712,13 +713,38 @@ def seat_presence(*, table_id: int, user: User, connected: bool) -> None:
     _change(table, seats, _state(table), position=position)
 
 
+def table_leave(*, table_id: int, user: User) -> None:
+    """Leave a table the way its kind allows: the table socket's ``leave``.
+
+    A waiting table whose mode has an owner of its books (``games.leaving``: stake
+    tables, friend rooms) is left through that owner's service, which frees the
+    seat and settles its books in one transaction; if the table started meanwhile,
+    it is left as a started table. Every other case is :func:`seat_leave`.
+    """
+    found = Table.objects.filter(pk=table_id).values_list("mode", "status").first()
+    if found is None:
+        raise TableError("no_table", gettext("There is no such table."))
+    mode, status = found
+    handler = leave_handler(mode)
+    if handler is not None and status == Table.Status.WAITING:
+        try:
+            handler(table_id=table_id, user=user)
+            return
+        except TableError as err:
+            if err.code != "not_waiting":
+                raise
+    seat_leave(table_id=table_id, user=user)
+
+
 @transaction.atomic
 def seat_leave(*, table_id: int, user: User) -> None:
     """Leave a table.
 
-    Waiting table: the seat is freed. Practice: the table is abandoned (cancelled).
-    Friend, online and stake tables in play: the seat forfeits (finishes last) and
-    the stand-in bot plays it to the end.
+    Waiting table: the seat is freed, unless its mode's books are kept by another
+    app (``games.leaving``), which alone frees those seats (refused here).
+    Practice: the table is abandoned (cancelled). Friend, online and stake tables
+    in play: the seat forfeits (finishes last) and the stand-in bot plays it to the
+    end.
     """
     table = _table_lock(table_id)
     seats = table_seats(table)
@@ -726,6 +752,11 @@ def seat_leave(*, table_id: int, user: User) -> None:
     if seat is None:
         raise TableError("not_seated", gettext("You have no seat at this table."))
     if table.status == Table.Status.WAITING:
+        if leave_handler(table.mode) is not None:
+            raise TableError(
+                "leave_elsewhere",
+                gettext("Leave this table from its lobby or room page."),
+            )
         seat.delete()
         return
     if table.status != Table.Status.PLAYING:
@@ -739,6 +770,22 @@ def seat_leave(*, table_id: int, user: User) -> None:
     state = _state(table)
     timer = timer_next(table=table, seats=seats, state=state)
     _change(table, seats, state, position=seat.position, timer=timer)
+
+
+def seat_free(*, table_id: int, user_id: int) -> None:
+    """Free a player's seat at a waiting table, for the owner of its books.
+
+    Only a leave handler's service (``games.leaving``) calls this, inside its own
+    transaction and holding its own row's lock, so the seat and the owner's books
+    change together. Raises ``TableError`` (nothing changed): ``not_waiting`` for a
+    table that is not waiting, ``not_seated`` for a player without a seat.
+    """
+    table = _table_lock(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("not_waiting", gettext("This table has started already."))
+    deleted, _ = Seat.objects.filter(table_id=table_id, user_id=user_id).delete()
+    if not deleted:
+        raise TableError("not_seated", gettext("You have no seat at this table."))
 
 
 def table_waiting_cancel(*, table_id: int) -> bool:

@@ -8,12 +8,15 @@ class MatchmakingConfig(AppConfig):
 
     def ready(self) -> None:
         from games.finish import consequence_register
+        from games.leaving import leave_handler_register
         from games.signals import table_cancelled
         from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
+        from matchmaking.rooms import room_table_leave
         from matchmaking.stake_receivers import (
             stake_on_table_cancelled,
             stake_on_table_finished,
         )
+        from matchmaking.stakes import stake_leave
 
         consequence_register(
             "rewards",
@@ -30,3 +33,6 @@ class MatchmakingConfig(AppConfig):
         table_cancelled.connect(
             stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )
+        # A waiting stake or friend table is left only through its books' owner.
+        leave_handler_register(mode="stake", handler=stake_leave)
+        leave_handler_register(mode="friend", handler=room_table_leave)

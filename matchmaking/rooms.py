@@ -26,8 +26,8 @@ from games.errors import TableError
 from games.models import Seat, Table
 from games.services import (
     SeatTaker,
+    seat_free,
     seat_join,
-    seat_leave,
     seat_move,
     table_create,
     table_seated_create,
@@ -111,6 +111,36 @@ def _sit(room: Room, user: AbstractBaseUser) -> None:
                 "seated", _("You already have a seat in this room.")
             ) from None
         raise RoomError("started", _("This game has already started.")) from None
+
+
+def _seat_free(room: Room, user_id: int) -> None:
+    """Free a seated player's seat of the room's waiting table (room locked)."""
+    try:
+        seat_free(table_id=room.table_id, user_id=user_id)
+    except TableError as err:
+        if err.code == "not_seated":
+            raise RoomError(
+                "not_seated", _("That player has no seat in this room.")
+            ) from None
+        raise RoomError("started", _("This game has already started.")) from None
+
+
+def room_table_leave(*, table_id: int, user: AbstractBaseUser) -> None:
+    """The table socket's ``leave`` at a friend room's waiting table: Leave.
+
+    Registered as the friend mode's leave handler (``games.leaving``); a refusal
+    is a ``TableError`` with the same words, ``not_waiting`` once the game has
+    started (the socket then leaves it as a started table: a forfeit).
+    """
+    room_id = Room.objects.filter(table_id=table_id).values_list("pk", flat=True)
+    found = room_id.first()
+    if found is None:
+        raise TableError("no_room", _("There is no such room."))
+    try:
+        room_leave(room_id=found, user=user)
+    except RoomError as err:
+        code = "not_waiting" if err.code == "started" else err.code
+        raise TableError(code, err.message) from None
 
 
 def _close(room: Room) -> None:
@@ -400,20 +430,24 @@ def room_remove(*, room_id: int, user: AbstractBaseUser, player_id: int) -> None
     seat = next((s for s in _seats(room) if s.user_id == player_id), None)
     if seat is None:
         raise RoomError("not_seated", _("That player has no seat in this room."))
-    seat_leave(table_id=room.table_id, user=seat.user)
+    _seat_free(room, player_id)
     _event(room, RoomEvent.Kind.REMOVED, seat.user.get_username())
 
 
 @transaction.atomic
 def room_leave(*, room_id: int, user: AbstractBaseUser) -> None:
     """Leave before the start. A leaving host hands the room to the next seated
-    person (by seat); the last one out closes it."""
+    person (by seat); the last one out closes it.
+
+    The one way a person gives up a waiting room seat: the room page's Leave, and
+    the table socket's ``leave`` through :func:`room_table_leave`.
+    """
     room = _room_lock(room_id)
     _require_open(room)
     seats = _seats(room)
     if not any(s.user_id == user.pk for s in seats):
         raise RoomError("not_seated", _("You have no seat in this room."))
-    seat_leave(table_id=room.table_id, user=user)
+    _seat_free(room, user.pk)
     _event(room, RoomEvent.Kind.LEFT, user.get_username())
     rest = [s for s in seats if s.user_id != user.pk]
     if not rest:
@@ -432,16 +466,23 @@ def room_start(*, room_id: int, user: AbstractBaseUser) -> Table:
     room = _room_lock(room_id)
     _require_host(room, user)
     _require_open(room)
-    taken = {s.position for s in _seats(room)}
-    for position in range(_seat_count(room)):
-        if position not in taken:
-            seat_join(
-                table_id=room.table_id, bot_level=room.bot_level, position=position
-            )
-    RoomInvitation.objects.filter(
-        room=room, status=RoomInvitation.Status.PENDING
-    ).update(status=RoomInvitation.Status.EXPIRED)
-    table = table_start(table_id=room.table_id)
+    seats = _seats(room)
+    if not any(s.user_id == user.pk for s in seats):
+        raise RoomError("not_seated", _("Take a seat before you start the game."))
+    taken = {s.position for s in seats}
+    try:
+        for position in range(_seat_count(room)):
+            if position not in taken:
+                seat_join(
+                    table_id=room.table_id, bot_level=room.bot_level, position=position
+                )
+        RoomInvitation.objects.filter(
+            room=room, status=RoomInvitation.Status.PENDING
+        ).update(status=RoomInvitation.Status.EXPIRED)
+        table = table_start(table_id=room.table_id)
+    except TableError:
+        # The room's table is no longer waiting (an operator cancelled it).
+        raise RoomError("closed", _("This room has closed.")) from None
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status"])
     _event(room, RoomEvent.Kind.STARTED, user.get_username())

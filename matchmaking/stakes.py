@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 
 from dbtools.prepared import prepared_cursor
 from economy import conf as economy_conf
-from economy.errors import InsufficientFunds, PotClosed
+from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import (
     pot_entry_post,
@@ -37,7 +37,7 @@ from games.errors import TableError
 from games.rows import row_insert
 from games.services import (
     seat_add,
-    seat_leave,
+    seat_free,
     table_cancel,
     table_create,
     table_deal,
@@ -170,7 +170,15 @@ def stake_sit(
         _sitter_refuse(user=user, row=row)
     _seat_and_pay(user=user, row=row)
     if row.state == StakeTable.State.PLAYING:
-        table_deal(table_id=row.pk)
+        try:
+            table_deal(table_id=row.pk)
+        except TableError:
+            # The games seats disagree with the stake books (a seat freed behind
+            # their back): refused, the fill deadline cancels and refunds the table.
+            logger.error("stake table %s: full by its books, not dealt", row.pk)
+            raise StakeError(
+                "table_closed", _("This table is no longer taking players.")
+            ) from None
     return row
 
 
@@ -197,6 +205,9 @@ def _seat_and_pay(*, user: AbstractBaseUser, row: StakeTable) -> None:
         raise StakeError(
             "table_closed", _("This table is no longer taking players.")
         ) from None
+    except EconomyError:
+        logger.exception("stake table %s: entry of user %s refused", row.pk, user.pk)
+        raise StakeError("out_of_order", _out_of_order()) from None
 
 
 def _row_lock(table_id: object) -> StakeTable:
@@ -404,7 +415,14 @@ def expiry_queue(table_id: int, deadline: datetime) -> None:
 
 @transaction.atomic
 def stake_stand(*, user: AbstractBaseUser, table_id: int) -> StakeTable:
-    """Leave a stake table before it starts; the entry comes back at once."""
+    """Leave a stake table before it starts; the entry comes back at once.
+
+    The one way a waiting stake seat is given up (the lobby's Stand up, and the
+    table socket's ``leave`` through :func:`stake_leave`): the games seat, the
+    sitter row, the seat count and the refund change together under the stake
+    row's lock. Sitting down again pays a new entry (RULES.md §5). Raises
+    :class:`StakeError` (nothing changed) for every refusal.
+    """
     row = _row_lock(table_id)
     sitter = StakeSitter.objects.filter(user=user, stake_table=row).first()
     if sitter is None:
@@ -414,12 +432,44 @@ def stake_stand(*, user: AbstractBaseUser, table_id: int) -> StakeTable:
             "table_started",
             _("The table has started: leaving now forfeits your seat and entry."),
         )
-    seat_leave(table_id=row.pk, user=user)
-    pot_entry_refund(table_ref=str(row.pk), user_id=user.pk)
+    try:
+        seat_free(table_id=row.pk, user_id=user.pk)
+    except TableError as exc:
+        if exc.code != "not_seated":
+            # The games table was cancelled; its receiver refunds every entry.
+            raise StakeError(
+                "table_cancelled",
+                _("This table was cancelled; every entry is refunded."),
+            ) from None
+        # A seat freed behind the stake books' back: standing up repairs them.
+        logger.warning("stake table %s: user %s had no games seat", row.pk, user.pk)
+    try:
+        pot_entry_refund(table_ref=str(row.pk), user_id=user.pk)
+    except EconomyError:
+        logger.exception("stake table %s: refund of user %s refused", row.pk, user.pk)
+        raise StakeError("out_of_order", _out_of_order()) from None
     sitter.delete()
     row.seats_taken -= 1
     row.save(update_fields=["seats_taken"])
     return row
+
+
+def stake_leave(*, table_id: int, user: AbstractBaseUser) -> None:
+    """The table socket's ``leave`` at a waiting stake table: Stand up.
+
+    Registered as the stake mode's leave handler (``games.leaving``); a refusal
+    is a ``TableError`` with the same words, ``not_waiting`` once the table has
+    started (the socket then leaves it as a started table: a forfeit).
+    """
+    try:
+        stake_stand(user=user, table_id=table_id)
+    except StakeError as exc:
+        code = "not_waiting" if exc.code == "table_started" else exc.code
+        raise TableError(code, exc.message) from None
+
+
+def _out_of_order() -> str:
+    return _("This table cannot take that right now. Try again in a moment.")
 
 
 # --- cancelling (fill deadline, operator, fault)

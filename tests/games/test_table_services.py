@@ -14,6 +14,7 @@ from games.models import Seat, Table, TableEvent
 from games.replay import table_verify
 from games.services import (
     seat_back,
+    seat_free,
     seat_join,
     seat_leave,
     table_act,
@@ -303,7 +304,11 @@ def test_seat_join_rules(make_user):
     with pytest.raises(TableError) as err:
         seat_join(table_id=table.pk, user=cy)
     assert err.value.code == "table_full"
-    seat_leave(table_id=table.pk, user=ben)  # waiting: the seat is freed
+    # A waiting friend seat is the room service's to free, not the generic leave's.
+    with pytest.raises(TableError) as err:
+        seat_leave(table_id=table.pk, user=ben)
+    assert err.value.code == "leave_elsewhere"
+    seat_free(table_id=table.pk, user_id=ben.pk)  # what the room service calls
     seat_join(table_id=table.pk, user=cy)
     table_start(table_id=table.pk)
     with pytest.raises(TableError) as err:
