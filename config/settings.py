@@ -187,6 +187,10 @@ CELERY_TASK_DEFAULT_QUEUE = f"{DEPLOYMENT_PREFIX}.tasks"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
+# Nothing reads a task's result: storing one costs a SETEX, a PUBLISH and the
+# sender's SUBSCRIBE per task (``send_task`` by name ignores the task's own
+# ``ignore_result``, so the default must say it).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 # Celery's Django fix-up closes the database connection before and after every task
 # unless this is set: a new PostgreSQL connection per computer move otherwise.

@@ -29,7 +29,10 @@ class TickJob:
     def __call__(self) -> None:
         countdown = max(0.0, (self.deadline - timezone.now()).total_seconds())
         current_app.send_task(
-            TICK_TASK, args=(self.table_id, self.seq), countdown=countdown
+            TICK_TASK,
+            args=(self.table_id, self.seq),
+            countdown=countdown,
+            ignore_result=True,
         )
 
 
