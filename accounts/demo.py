@@ -1,6 +1,7 @@
 """Demo accounts for a fresh embedded install."""
 
 from allauth.account.models import EmailAddress
+from allauth.account.signals import user_signed_up
 from django.contrib.auth import get_user_model
 
 DEMO_PASSWORD = "play-dominoes-1"
@@ -13,6 +14,8 @@ DEMO_ACCOUNTS = [
 
 
 def demo_accounts_create() -> None:
+    """Create the demo accounts as if each had signed up: whatever a sign-up gives
+    a new player (the economy's sign-up grant) comes with ``user_signed_up``."""
     User = get_user_model()
     for username, password, staff in DEMO_ACCOUNTS:
         email = f"{username}@example.com"
@@ -24,3 +27,4 @@ def demo_accounts_create() -> None:
             is_superuser=staff,
         )
         EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+        user_signed_up.send(sender=User, request=None, user=user)

@@ -129,3 +129,21 @@ def test_malformed_signup_post_creates_nothing(client):
     resp = client.post("/accounts/signup/", {"username": ["x", "y"], "junk": "1"})
     assert resp.status_code == 200
     assert not get_user_model().objects.exists()
+
+
+@pytest.mark.django_db
+def test_demo_accounts_get_the_sign_up_grant_like_any_new_player():
+    from django.core.management import call_command
+
+    from economy import conf
+    from economy.selectors import wallet_balance
+
+    call_command("demo_data")
+    User = get_user_model()
+    for username in ("alice", "bob", "carol"):
+        user = User.objects.get(username=username)
+        assert wallet_balance(user_id=user.pk) == conf.signup_grant() > 0
+    call_command("demo_data")  # a second run creates and grants nothing
+    assert wallet_balance(user_id=User.objects.get(username="alice").pk) == (
+        conf.signup_grant()
+    )
