@@ -10,6 +10,9 @@ What every socket gets from it:
   logged once per kind and place, later ones as one line;
 - ``disconnect`` runs however the socket ends, and ``StopConsumer`` follows even if
   it fails;
+- a socket that is already closed (the server closed it with 1009, the tab went
+  away) is a normal event: whatever is still sent to it (a pushed frame, a reply,
+  an error frame) is dropped without a traceback, once the server says it is gone;
 - the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order;
 - a cap on the sockets one player holds open of each kind (``where``: table,
   lobby, presence), ``WS_SOCKETS_PER_PLAYER``: the one over it is accepted, told
@@ -27,6 +30,7 @@ import json
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -59,6 +63,10 @@ SERVER_FAULT = 4500
 CLOSE_REASON_BYTES = 123
 
 _tracebacks_logged: set[tuple[str, str]] = set()
+
+# What the server raises when a message goes to a socket it has closed: daphne's
+# autobahn protocol raises ``Disconnected``.
+SOCKET_GONE: tuple[type[Exception], ...] = (Disconnected,)
 
 
 def close_reason(message: str) -> str:
@@ -101,6 +109,18 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self._accepted = False
         self._slot: tuple[Any, int] | None = None  # (user id, slot) held in the cap
         self._slot_timer: asyncio.TimerHandle | None = None
+        self._gone = False  # the socket is closed: nothing more can reach it
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def send_unless_gone(message: dict[str, Any]) -> None:
+            if self._gone:
+                return
+            try:
+                await send(message)
+            except SOCKET_GONE:
+                self._gone = True
+
+        await super().__call__(scope, receive, send_unless_gone)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -142,6 +162,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await super().websocket_connect(message)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self._gone = True
         try:
             await super().websocket_disconnect(message)
         except StopConsumer:
