@@ -213,8 +213,16 @@ class SocketConsumer(AsyncWebsocketConsumer):
             )
         except Exception as exc:  # the next renewal tries again
             internal_error_log(f"{self.where} socket cap", exc)
+        try:
+            await self.renew()
+        except Exception as exc:  # the next renewal tries again
+            internal_error_log(f"{self.where} renew", exc)
         if self._slot is not None:
             self._slot_renew_later()
+
+    async def renew(self) -> None:
+        """Keep what this socket holds in shared stores from expiring; called with
+        the slot's renewal (every ``SLOT_RENEW_SECONDS``)."""
 
     async def _slot_release(self) -> None:
         if self._slot_timer is not None:
