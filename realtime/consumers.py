@@ -39,6 +39,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
+from realtime.db import database_busy
 from realtime.sockets import (
     SLOT_RENEW_SECONDS,
     TOO_MANY_SOCKETS,
@@ -58,6 +59,9 @@ GAP_WAIT = 0.25
 # The close code of a socket whose opening failed on our side. Not 1011: a server
 # may only close with 1000 or 3000-4999 (daphne refuses the rest with a traceback).
 SERVER_FAULT = 4500
+
+# Seconds a client waits before sending again when the database was busy.
+BUSY_RETRY_SECONDS = 2
 
 # A close frame's reason is at most 123 bytes of UTF-8.
 CLOSE_REASON_BYTES = 123
@@ -135,6 +139,9 @@ class SocketConsumer(AsyncWebsocketConsumer):
                 await self._fault(message, exc)
 
     async def _fault(self, message: dict[str, Any], exc: Exception) -> None:
+        if database_busy(exc):
+            await self._busy(message)
+            return
         internal_error_log(f"{self.where} {message['type']}", exc)
         if message["type"] == "websocket.connect":
             await self.refuse(SERVER_FAULT)
@@ -149,6 +156,27 @@ class SocketConsumer(AsyncWebsocketConsumer):
                 "seq": self.seq,
             }
         )
+
+    async def _busy(self, message: dict[str, Any]) -> None:
+        """No database connection was free: say so, and when to try again.
+
+        A frame changed nothing and may be sent again; a socket being opened is
+        closed with ``SERVER_FAULT`` after the frame, and the page reconnects.
+        """
+        logger.warning("%s %s: the database is busy", self.where, message["type"])
+        if not self._accepted:
+            await self.accept()
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "busy",
+                "message": gettext("The server is busy, try again in a moment."),
+                "retry": BUSY_RETRY_SECONDS,
+                "seq": self.seq,
+            }
+        )
+        if message["type"] == "websocket.connect":
+            await self.close(code=SERVER_FAULT)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         user = self.scope.get("user")

@@ -72,7 +72,9 @@ def test_metrics_show_the_backlog(client, long_queue):
     worker_task_started()
     text = client.get("/metrics").content.decode()
     lines = dict(
-        line.rsplit(" ", 1) for line in text.splitlines() if line.startswith("dominoes_")
+        line.rsplit(" ", 1)
+        for line in text.splitlines()
+        if line.startswith("dominoes_")
     )
     assert float(lines["dominoes_task_queue_length"]) == 302
     assert float(lines["dominoes_task_queue_oldest_seconds"]) == 302.0
