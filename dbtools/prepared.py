@@ -6,10 +6,10 @@ third of their PostgreSQL CPU on the benchmark machine (``bench/stakes.py``; per
 statement, ``log_parser_stats`` and ``log_planner_stats``). Values are bound on the
 server (``$1``) instead of quoted into the text by the client, and each statement is
 prepared on its first use by a connection and executed by name from then on. That pays
-on a connection kept between requests (``CONN_MAX_AGE``, 60 in
-``platform/.env.example``) and in workers; a connection opened per request prepares each
-statement once, one round trip more. Behind a pooler in transaction mode, it needs one
-that keeps prepared statements (PgBouncer 1.21 or later with
+on a connection kept between requests (workers, ``CELERY_DB_REUSE_MAX``; daphne keeps
+none, docs/operations.md) and behind a pooler; a connection opened per request prepares
+each statement once, one round trip more. Behind a pooler in transaction mode, it needs
+one that keeps prepared statements (PgBouncer 1.21 or later with
 ``max_prepared_statements``). PostgreSQL re-plans a prepared statement by itself when a
 table it reads changes (a migration). On SQLite it is the ordinary cursor. Django's
 cursor wrapper is kept, so query logging, execute wrappers and ``CaptureQueriesContext``

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from games.errors import TableError
 from games.groups import seat_group, watch_group
+from games.presence import seat_socket_renew
 from games.selectors import table_frame, table_membership
 from games.services import seat_back, seat_presence, table_act, table_leave
 from realtime.consumers import SocketConsumer
@@ -53,7 +54,10 @@ class TableConsumer(SocketConsumer):
         await self.accept()
         if self.position is not None:
             await database_call(seat_presence)(
-                table_id=self.table_id, user=self.user, connected=True
+                table_id=self.table_id,
+                user=self.user,
+                connected=True,
+                socket=self.channel_name,
             )
         await self._send_state()
 
@@ -65,8 +69,17 @@ class TableConsumer(SocketConsumer):
         finally:
             if self.position is not None:
                 await database_call(seat_presence)(
-                    table_id=self.table_id, user=self.user, connected=False
+                    table_id=self.table_id,
+                    user=self.user,
+                    connected=False,
+                    socket=self.channel_name,
                 )
+
+    async def renew(self) -> None:
+        if getattr(self, "position", None) is not None:
+            await seat_socket_renew(
+                table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
+            )
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None

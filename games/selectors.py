@@ -11,11 +11,14 @@ from games import engine
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.payloads import state_frame
+from games.watchers import table_may_see
 
 
 def table_membership(*, table_id: int, user: User) -> int | None:
-    """The user's seat at the table, or None for a spectator; TableError if no table."""
-    if not Table.objects.filter(pk=table_id).exists():
+    """The user's seat at the table, or None for a spectator; TableError if there is
+    no table or the user may not see it (``games.watchers``): the same answer."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table_may_see(table=table, user=user):
         raise TableError("no_table", gettext("There is no such table."))
     position: int | None = (
         Seat.objects.filter(table_id=table_id, user=user)

@@ -34,6 +34,7 @@ from games.finish import table_finish
 from games.leaving import leave_handler
 from games.models import Seat, Table, TableEvent
 from games.payloads import table_frames
+from games.presence import seat_sockets_count
 from games.rows import (
     event_append,
     row_insert,
@@ -694,18 +695,28 @@ def seat_back(*, table_id: int, user: User) -> None:
 
 
 @transaction.atomic
-def seat_presence(*, table_id: int, user: User, connected: bool) -> None:
-    """Record a player's connection (the seat is kept either way) and tell the table.
+def seat_presence(
+    *, table_id: int, user: User, connected: bool, socket: str = ""
+) -> None:
+    """Record that one of a player's sockets to the table opened or closed.
 
-    A playing table gets a new ``seq``; its timed job keeps its deadline (a
-    reconnect does not restart a turn clock).
+    ``socket`` names the connection (its channel name; a caller with a single
+    connection may leave it out). A player may hold the table open in several tabs,
+    served by different processes: the seat is ``connected`` while any of them is
+    live (``games.presence``), so only the first socket opening and the last one
+    closing change it, and only that change gives a playing table a new ``seq``.
+    Its timed job keeps its deadline (a reconnect does not restart a turn clock).
     """
     table = table_locked(table_id)
     if table is None:
         return
+    live = seat_sockets_count(
+        table_id=table_id, user_id=user.pk, socket=socket, opened=connected
+    )
+    now_connected = live > 0
     changed = Seat.objects.filter(
-        table_id=table_id, user=user, connected=not connected
-    ).update(connected=connected)
+        table_id=table_id, user=user, connected=not now_connected
+    ).update(connected=now_connected)
     if not changed or table.status != Table.Status.PLAYING:
         return
     seats = table_seats(table)

@@ -24,6 +24,7 @@ from games.names import seat_display_name, table_title, variant_dict, variant_ti
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
+from games.watchers import table_visible_or_404
 
 
 class SignedInRequest(HttpRequest):
@@ -35,8 +36,8 @@ class SignedInRequest(HttpRequest):
 ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 
 
-def _ended_table(table_id: int) -> Table:
-    table = get_object_or_404(Table, pk=table_id)
+def _ended_table(table_id: int, user: User) -> Table:
+    table = table_visible_or_404(table_id=table_id, user=user)
     if table.status not in ENDED:
         raise Http404(_("The history opens when the game has ended."))
     return table
@@ -82,7 +83,7 @@ def play(request: SignedInRequest) -> HttpResponse:
 @login_required
 def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The live table: the page loads, then the socket brings every state."""
-    table = get_object_or_404(Table, pk=table_id)
+    table = table_visible_or_404(table_id=table_id, user=request.user)
     seats = list(table.seats.select_related("user"))
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     spec = engine.VARIANTS.get(table.variant)
@@ -141,7 +142,7 @@ def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
 
 @login_required
 def table_history(request: SignedInRequest, table_id: int) -> HttpResponse:
-    table = _ended_table(table_id)
+    table = _ended_table(table_id, request.user)
     seats = table.seats.select_related("user")
     return render(
         request,
@@ -164,7 +165,7 @@ def my_games(request: SignedInRequest) -> HttpResponse:
 
 @login_required
 def table_log_json(request: SignedInRequest, table_id: int) -> JsonResponse:
-    table = _ended_table(table_id)
+    table = _ended_table(table_id, request.user)
     response = JsonResponse(table_log_export(table=table))
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
     return response

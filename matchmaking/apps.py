@@ -10,7 +10,9 @@ class MatchmakingConfig(AppConfig):
         from games.finish import consequence_register
         from games.leaving import leave_handler_register
         from games.signals import table_cancelled
+        from games.watchers import watch_check_register
         from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
+        from matchmaking.room_selectors import room_table_watchable
         from matchmaking.rooms import room_table_leave
         from matchmaking.stake_receivers import (
             stake_on_table_cancelled,
@@ -30,6 +32,7 @@ class MatchmakingConfig(AppConfig):
             "conduct", receivers.conduct_on_table_finished, modes=receivers.RATED_MODES
         )
         consequence_register("stakes", stake_on_table_finished, modes=("stake",))
+        watch_check_register("friend", room_table_watchable)
         table_cancelled.connect(
             stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )

@@ -30,6 +30,15 @@ class RoomForm(PlayForm):
     host_seat = forms.IntegerField(
         label=_("Your seat"), min_value=1, max_value=MAX_BOTS + 1, initial=1
     )
+    allow_spectators = forms.BooleanField(
+        label=_("Allow spectators"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "Anyone signed in may watch the game. Off: only the players and "
+            "the people you invite."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,4 +76,5 @@ class RoomForm(PlayForm):
             "clock_seconds": data["clock"],
             "bot_level": data["bot_level"],
             "host_seat": data["host_seat"] - 1,
+            "allow_spectators": bool(data.get("allow_spectators")),
         }

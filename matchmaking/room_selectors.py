@@ -139,6 +139,20 @@ def room_member(*, room: Room, user: AbstractBaseUser) -> bool:
     )
 
 
+def room_table_watchable(table: Table, user: AbstractBaseUser) -> bool:
+    """Whether someone not seated at a friend table may see it (``games.watchers``).
+
+    The rooms that played it (its room now, or the room of an earlier game
+    that was rematched, whose votes name it) decide: their members and invitees
+    may, anyone may if the host allows spectators. A friend table of no room is
+    seen by its players only.
+    """
+    rooms = Room.objects.filter(Q(table=table) | Q(votes__table=table)).distinct()
+    return any(
+        room.allow_spectators or room_member(room=room, user=user) for room in rooms
+    )
+
+
 def room_page(*, room: Room, user: AbstractBaseUser) -> RoomPage:
     table = room.table
     options = engine.Options.from_dict(table.options)

@@ -16,6 +16,11 @@ urlpatterns = [
     path("rooms/<int:room_id>/remove/", views.room_remove, name="room-remove"),
     path("rooms/<int:room_id>/leave/", views.room_leave, name="room-leave"),
     path("rooms/<int:room_id>/rematch/", views.room_rematch, name="room-rematch"),
+    path(
+        "rooms/<int:room_id>/spectators/",
+        views.room_spectators,
+        name="room-spectators",
+    ),
     path("invitations/", views.invitations, name="invitations"),
     path(
         "invitations/<int:invitation_id>/accept/",

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -99,8 +99,11 @@ def room_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def room_of_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The room whose current table this is (the table page's way back)."""
-    room = get_object_or_404(Room, table_id=table_id)
+    """The room whose current table this is (the table page's way back), for its
+    members only: anyone else gets the same 404 as for no room."""
+    room = Room.objects.filter(table_id=table_id).first()
+    if room is None or not room_member(room=room, user=request.user):
+        raise Http404(_("There is no such room."))
     return redirect("room", room_id=room.pk)
 
 
@@ -219,6 +222,23 @@ def room_leave(request: HttpRequest, room_id: int) -> HttpResponse:
         lambda: rooms.room_leave(room_id=room_id, user=request.user),
         _("You left the room."),
         goto=lambda _result: reverse("home"),
+    )
+
+
+@login_required
+@require_POST
+def room_spectators(request: HttpRequest, room_id: int) -> HttpResponse:
+    """The host turns "allow spectators" on or off."""
+    allow = request.POST.get("allow") == "1"
+    return _room_action(
+        request,
+        room_id,
+        lambda: rooms.room_spectators_set(
+            room_id=room_id, user=request.user, allow=allow
+        ),
+        _("Anyone signed in may now watch.")
+        if allow
+        else _("Only the players and the people invited may watch now."),
     )
 
 

@@ -166,8 +166,12 @@ def room_create(
     clock_seconds: int | None = None,
     bot_level: str = "medium",
     host_seat: int = 0,
+    allow_spectators: bool = False,
 ) -> Room:
-    """A room on a waiting friend table; the host sits at once at ``host_seat``."""
+    """A room on a waiting friend table; the host sits at once at ``host_seat``.
+
+    Its tables are seen only by its members and invitees unless ``allow_spectators``.
+    """
     if bot_level not in BOT_LEVELS:
         raise RoomError("bad_options", _("Computer levels are easy, medium or hard."))
     if clock_seconds is not None and not (
@@ -192,11 +196,22 @@ def room_create(
         host=host,
         table=table,
         bot_level=bot_level,
+        allow_spectators=allow_spectators,
         token=room_token_new(),
         code=_unique_code(),
     )
     _event(room, RoomEvent.Kind.CREATED, host.get_username())
     return room
+
+
+@transaction.atomic
+def room_spectators_set(*, room_id: int, user: AbstractBaseUser, allow: bool) -> None:
+    """The host lets anyone signed in watch the room's tables, or only its members."""
+    room = _room_lock(room_id)
+    _require_host(room, user)
+    if room.allow_spectators != allow:
+        room.allow_spectators = allow
+        room.save(update_fields=["allow_spectators"])
 
 
 def _unique_code() -> str:

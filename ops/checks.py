@@ -12,7 +12,14 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from ops.heartbeat import BEAT_KEY, STALE_AFTER_SECONDS, WORKER_KEY, stamp_age
+from ops.backlog import queue_backlog
+from ops.heartbeat import (
+    BEAT_KEY,
+    STALE_AFTER_SECONDS,
+    WORKER_KEY,
+    WORKER_TASK_KEY,
+    stamp_age,
+)
 
 RECEIVE_TRIES = 6
 
@@ -78,9 +85,36 @@ def _fresh(key: str, who: str) -> str:
     return f"heartbeat {age:.1f} s ago"
 
 
+class Behind(Exception):
+    """The component is alive but behind: reported, not counted as down."""
+
+    def __init__(self, message: str, **details: float | int | None) -> None:
+        super().__init__(message)
+        self.details = details
+
+
 def check_worker() -> str:
-    """A worker ran the heartbeat task recently (beat sends it every 5 s)."""
-    return _fresh(WORKER_KEY, "worker")
+    """A worker ran the heartbeat task recently (beat sends it every 5 s).
+
+    A heartbeat waits in the queue like any task and expires after 10 s, so a
+    worker working through a long queue misses them while it runs other tasks:
+    then it is reported alive but behind (``Behind``), with the queue's length and
+    the age of its oldest task, and only a worker that starts no task at all is
+    down.
+    """
+    try:
+        return _fresh(WORKER_KEY, "worker")
+    except RuntimeError:
+        working = stamp_age(WORKER_TASK_KEY)
+        if working is None or working > STALE_AFTER_SECONDS:
+            raise
+        length, oldest = queue_backlog()
+        waited = "" if oldest is None else f", the oldest waiting {oldest:.0f} s"
+        raise Behind(
+            f"worker alive but behind: {length} tasks queued{waited}",
+            queue=length,
+            oldest_task_seconds=None if oldest is None else round(oldest, 1),
+        ) from None
 
 
 def check_beat() -> str:

@@ -22,8 +22,9 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from ops.audit import audit_last
+from ops.backlog import queue_backlog
 from ops.checks import oldest_overdue
-from ops.heartbeat import BEAT_KEY, WORKER_KEY, stamp_age
+from ops.heartbeat import BEAT_KEY, WORKER_KEY, WORKER_TASK_KEY, stamp_age
 
 NEVER = float("inf")
 
@@ -48,6 +49,22 @@ class HealthCollector(Collector):
             value=_age(BEAT_KEY),
         )
         yield from _audit_gauges()
+        yield GaugeMetricFamily(
+            "dominoes_worker_task_age_seconds",
+            "Seconds since a worker last started any task (+Inf: never).",
+            value=_age(WORKER_TASK_KEY),
+        )
+        length, waited = queue_backlog()
+        yield GaugeMetricFamily(
+            "dominoes_task_queue_length",
+            "Tasks waiting in the deployment's task queue.",
+            value=length,
+        )
+        yield GaugeMetricFamily(
+            "dominoes_task_queue_oldest_seconds",
+            "How long the oldest waiting task has waited (0: none waits).",
+            value=waited or 0.0,
+        )
         oldest = oldest_overdue()
         yield GaugeMetricFamily(
             "dominoes_oldest_overdue_table_seconds",

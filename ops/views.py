@@ -2,6 +2,7 @@
 
 import ipaddress
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
@@ -9,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from ops.checks import CHECKS
+from ops.checks import CHECKS, Behind
 from ops.metrics import metrics_text
 from ops.services import beacon_schedule, beacon_state
 
@@ -47,22 +48,33 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ``?only=database,channel_layer`` checks just those: a load balancer should not
     take every web process out because the worker is down. What each component
     runs on and why it is down (host names, error texts) is for staff and local
-    probes only; anyone else gets the status names."""
+    probes only; anyone else gets the status names. A component alive but behind
+    (a worker with a backlog) is ``"behind"``, listed apart and not down."""
     only = [n for n in request.GET.get("only", "").split(",") if n in CHECKS]
-    components: dict[str, dict[str, str]] = {}
+    components: dict[str, dict[str, Any]] = {}
     down = []
+    behind = []
     for name, check in CHECKS.items():
         if only and name not in only:
             continue
         try:
             components[name] = {"status": "up", "backend": check()}
+        except Behind as exc:
+            logger.warning("healthz: %s is behind: %s", name, exc)
+            components[name] = {"status": "behind", "backend": str(exc), **exc.details}
+            behind.append(name)
         except Exception as exc:
             logger.warning("healthz: %s is down: %s", name, exc)
             components[name] = {"status": "down", "error": str(exc)[:200]}
             down.append(name)
     if not may_see_details(request):
         components = {n: {"status": c["status"]} for n, c in components.items()}
-    body = {"status": "down" if down else "ok", "down": down, "components": components}
+    body = {
+        "status": "down" if down else "behind" if behind else "ok",
+        "down": down,
+        "behind": behind,
+        "components": components,
+    }
     return JsonResponse(body, status=503 if down else 200)
 
 

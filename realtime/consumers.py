@@ -10,6 +10,9 @@ What every socket gets from it:
   logged once per kind and place, later ones as one line;
 - ``disconnect`` runs however the socket ends, and ``StopConsumer`` follows even if
   it fails;
+- a socket that is already closed (the server closed it with 1009, the tab went
+  away) is a normal event: whatever is still sent to it (a pushed frame, a reply,
+  an error frame) is dropped without a traceback, once the server says it is gone;
 - the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order;
 - a cap on the sockets one player holds open of each kind (``where``: table,
   lobby, presence), ``WS_SOCKETS_PER_PLAYER``: the one over it is accepted, told
@@ -27,6 +30,7 @@ import json
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -35,6 +39,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
+from realtime.db import database_busy
 from realtime.sockets import (
     SLOT_RENEW_SECONDS,
     TOO_MANY_SOCKETS,
@@ -55,10 +60,17 @@ GAP_WAIT = 0.25
 # may only close with 1000 or 3000-4999 (daphne refuses the rest with a traceback).
 SERVER_FAULT = 4500
 
+# Seconds a client waits before sending again when the database was busy.
+BUSY_RETRY_SECONDS = 2
+
 # A close frame's reason is at most 123 bytes of UTF-8.
 CLOSE_REASON_BYTES = 123
 
 _tracebacks_logged: set[tuple[str, str]] = set()
+
+# What the server raises when a message goes to a socket it has closed: daphne's
+# autobahn protocol raises ``Disconnected``.
+SOCKET_GONE: tuple[type[Exception], ...] = (Disconnected,)
 
 
 def close_reason(message: str) -> str:
@@ -101,6 +113,18 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self._accepted = False
         self._slot: tuple[Any, int] | None = None  # (user id, slot) held in the cap
         self._slot_timer: asyncio.TimerHandle | None = None
+        self._gone = False  # the socket is closed: nothing more can reach it
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def send_unless_gone(message: dict[str, Any]) -> None:
+            if self._gone:
+                return
+            try:
+                await send(message)
+            except SOCKET_GONE:
+                self._gone = True
+
+        await super().__call__(scope, receive, send_unless_gone)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -115,6 +139,9 @@ class SocketConsumer(AsyncWebsocketConsumer):
                 await self._fault(message, exc)
 
     async def _fault(self, message: dict[str, Any], exc: Exception) -> None:
+        if database_busy(exc):
+            await self._busy(message)
+            return
         internal_error_log(f"{self.where} {message['type']}", exc)
         if message["type"] == "websocket.connect":
             await self.refuse(SERVER_FAULT)
@@ -130,6 +157,27 @@ class SocketConsumer(AsyncWebsocketConsumer):
             }
         )
 
+    async def _busy(self, message: dict[str, Any]) -> None:
+        """No database connection was free: say so, and when to try again.
+
+        A frame changed nothing and may be sent again; a socket being opened is
+        closed with ``SERVER_FAULT`` after the frame, and the page reconnects.
+        """
+        logger.warning("%s %s: the database is busy", self.where, message["type"])
+        if not self._accepted:
+            await self.accept()
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "busy",
+                "message": gettext("The server is busy, try again in a moment."),
+                "retry": BUSY_RETRY_SECONDS,
+                "seq": self.seq,
+            }
+        )
+        if message["type"] == "websocket.connect":
+            await self.close(code=SERVER_FAULT)
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         user = self.scope.get("user")
         if (
@@ -142,6 +190,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await super().websocket_connect(message)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self._gone = True
         try:
             await super().websocket_disconnect(message)
         except StopConsumer:
@@ -192,8 +241,16 @@ class SocketConsumer(AsyncWebsocketConsumer):
             )
         except Exception as exc:  # the next renewal tries again
             internal_error_log(f"{self.where} socket cap", exc)
+        try:
+            await self.renew()
+        except Exception as exc:  # the next renewal tries again
+            internal_error_log(f"{self.where} renew", exc)
         if self._slot is not None:
             self._slot_renew_later()
+
+    async def renew(self) -> None:
+        """Keep what this socket holds in shared stores from expiring; called with
+        the slot's renewal (every ``SLOT_RENEW_SECONDS``)."""
 
     async def _slot_release(self) -> None:
         if self._slot_timer is not None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import OperationalError
 
 
 def database_call(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -18,3 +19,31 @@ def database_call(func: Callable[..., Any]) -> Callable[..., Any]:
     """
     wrapped: Callable[..., Any] = database_sync_to_async(func, thread_sensitive=False)
     return wrapped
+
+
+# Whether a database error means the server has no connection to spare.
+#
+# PostgreSQL refuses a connection over ``max_connections`` with SQLSTATE 53300
+# ("sorry, too many clients already", or "remaining connection slots are reserved"),
+# and PgBouncer refuses one over its pool with "no more connections allowed". That
+# is a busy server, not a fault: pages answer 503 and sockets an error frame to
+# retry on, never a 500.
+
+TOO_MANY_CONNECTIONS = "53300"
+MESSAGES = (
+    "too many clients",
+    "too many connections",
+    "remaining connection slots are reserved",
+    "no more connections allowed",
+)
+
+
+def database_busy(exc: BaseException) -> bool:
+    """True for an error refusing a database connection because none is free."""
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__ or exc
+    if getattr(cause, "sqlstate", None) == TOO_MANY_CONNECTIONS:
+        return True
+    text = str(exc).lower()
+    return any(message in text for message in MESSAGES)

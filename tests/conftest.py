@@ -165,3 +165,13 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_socket_sets():
+    """No socket counted by an earlier test (SQLite reuses table ids)."""
+    from realtime.socket_sets import socket_sets_forget
+
+    socket_sets_forget()
+    yield
+    socket_sets_forget()

@@ -33,6 +33,8 @@ class Room(models.Model):
         "games.Table", on_delete=models.PROTECT, related_name="rooms"
     )
     bot_level = models.CharField(max_length=10, default="medium")
+    # Off: the room's tables are seen only by its members and invitees.
+    allow_spectators = models.BooleanField(default=False)
     # The share link's secret and the short code read aloud: both unique.
     token = models.CharField(max_length=40, unique=True)
     code = models.CharField(max_length=8, unique=True)

@@ -12,7 +12,7 @@ from prometheus_client import REGISTRY
 
 from games.models import Table
 from ops import checks
-from ops.heartbeat import BEAT_KEY, WORKER_KEY
+from ops.heartbeat import BEAT_KEY, WORKER_KEY, WORKER_TASK_KEY
 from ops.tasks import heartbeat
 from tests.support.tables import two_human_table
 
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_heartbeat():
-    cache.delete_many([WORKER_KEY, BEAT_KEY])
+    cache.delete_many([WORKER_KEY, BEAT_KEY, WORKER_TASK_KEY])
     yield
-    cache.delete_many([WORKER_KEY, BEAT_KEY])
+    cache.delete_many([WORKER_KEY, BEAT_KEY, WORKER_TASK_KEY])
 
 
 def test_healthz_is_503_naming_the_worker_when_no_heartbeat_is_fresh(client):

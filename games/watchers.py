@@ -1,0 +1,49 @@
+"""Who may see a table: its page, its socket, its history and its log.
+
+Anyone signed in may watch a table, unless the app that owns its kind of table
+registered a check for its mode (friend rooms: their members and invitees, or
+anyone if the host allows spectators). A player seated at the table may always see
+it. The registry keeps ``games`` free of the apps that own the tables' books
+(``matchmaking`` registers its check in ``MatchmakingConfig.ready``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import gettext
+
+from games.models import Seat, Table
+
+# A check answers whether a user who is not seated at the table may see it.
+WatchCheck = Callable[[Table, Any], bool]
+
+_checks: dict[str, WatchCheck] = {}
+
+
+def watch_check_register(mode: str, check: WatchCheck) -> None:
+    """Let ``check`` decide who, besides its players, sees tables of ``mode``."""
+    _checks[mode] = check
+
+
+def table_may_see(*, table: Table, user: Any) -> bool:
+    """Whether ``user`` may see ``table`` (its page, socket, history, log)."""
+    check = _checks.get(table.mode)
+    if check is None:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if Seat.objects.filter(table=table, user=user).exists():
+        return True
+    return check(table, user)
+
+
+def table_visible_or_404(*, table_id: int, user: Any) -> Table:
+    """The table, or a plain 404 (the same as for no table at all) for anyone who
+    may not see it."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table_may_see(table=table, user=user):
+        raise Http404(gettext("There is no such table."))
+    return table
