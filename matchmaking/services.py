@@ -265,13 +265,22 @@ def _overdue(
     return sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
 
 
-@transaction.atomic
 def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
-    """Run one wave of ``pool_key``: seat close ratings, backfill long waits."""
+    """Run one wave of ``pool_key``: seat close ratings, backfill long waits.
+
+    A pool nobody waits in is only read: a wave every few seconds of every pool
+    would otherwise take the write lock, the whole database on SQLite, for nothing.
+    """
     pool = pool_get(pool_key)
     if pool is None:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
-    now = now or timezone.now()
+    if not Search.objects.filter(pool=pool.key, status=Search.Status.WAITING).exists():
+        return WaveResult(ran=False)
+    return _wave_run_locked(pool, now or timezone.now())
+
+
+@transaction.atomic
+def _wave_run_locked(pool: Pool, now: datetime) -> WaveResult:
     PoolWave.objects.bulk_create([PoolWave(pool=pool.key)], ignore_conflicts=True)
     lock = (
         PoolWave.objects.select_for_update(skip_locked=True).filter(pk=pool.key).first()
