@@ -129,6 +129,20 @@ def search_cancel(*, user_id: int) -> None:
     transaction.on_commit(_counts_send)
 
 
+def search_abandon(*, user_id: int) -> bool:
+    """Cancel the player's search, if any, because no lobby page of theirs is open;
+    whether there was one. Reads first: most lobby pages close with no search."""
+    if not Search.objects.filter(
+        user_id=user_id, status=Search.Status.WAITING
+    ).exists():
+        return False
+    try:
+        search_cancel(user_id=user_id)
+    except MatchError:  # seated or cancelled meanwhile
+        return False
+    return True
+
+
 def search_touch(*, user_id: int) -> None:
     """A lobby socket holds the player's search (on connect and every ping)."""
     Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).update(
