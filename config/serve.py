@@ -70,7 +70,9 @@ def main() -> None:
     # ``run`` builds the server and its factory, then runs the reactor: the
     # factory is there by the time the reactor starts.
     reactor.callWhenRunning(lambda: _tune(command.server))
-    reactor.addSystemEventTrigger("before", "shutdown", _stopping)
+    # The interface's stub declares no ``self``, shifting the arguments for mypy.
+    reactor_any: Any = reactor
+    reactor_any.addSystemEventTrigger("before", "shutdown", _stopping)
     command.run(daphne_args(sys.argv[1:]))
 
 

@@ -74,15 +74,7 @@ async def socket_slot_release(
     )
 
 
-def _others_open(kind: str, user_id: Any, channel_name: str) -> bool:
+def sockets_open(*, kind: str, user_id: Any) -> bool:
+    """Whether the player holds any socket of ``kind`` open, in any server process."""
     keys = [_key(kind, user_id, slot) for slot in range(settings.WS_SOCKETS_PER_PLAYER)]
-    return any(held != channel_name for held in cache.get_many(keys).values())
-
-
-async def socket_others_open(*, kind: str, user_id: Any, channel_name: str) -> bool:
-    """Whether the player holds a socket of ``kind`` other than ``channel_name``
-    open, in any server process."""
-    result: bool = await sync_to_async(_others_open, thread_sensitive=False)(
-        kind, user_id, channel_name
-    )
-    return result
+    return bool(cache.get_many(keys))

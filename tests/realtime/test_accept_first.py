@@ -22,6 +22,7 @@ from config.asgi import application
 from games.services import table_practice_create
 from matchmaking.models import Search
 from matchmaking.services import search_start
+from matchmaking.tasks import search_unwatched_task
 from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,7 +99,15 @@ def waiting(user_id: int) -> bool:
     return Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists()
 
 
-async def test_closing_the_last_lobby_page_cancels_the_search(make_user):
+async def test_a_search_ends_when_no_lobby_page_is_open_a_moment_after_a_close(
+    make_user, monkeypatch
+):
+    checks: list[int] = []
+    monkeypatch.setattr(
+        matchmaking.consumers,
+        "search_unwatched_check_later",
+        lambda user_id: checks.append(user_id),
+    )
     user = await database_sync_to_async(make_user)()
     first, second = await socket(user, "/ws/lobby/"), await socket(user, "/ws/lobby/")
     for comm in (first, second):
@@ -106,8 +115,12 @@ async def test_closing_the_last_lobby_page_cancels_the_search(make_user):
         await comm.receive_json_from(timeout=10)
     await database_sync_to_async(search_start)(user_id=user.pk, pool_key="draw-2")
     await first.disconnect()
+    assert checks == [user.pk]
+    await database_sync_to_async(search_unwatched_task)(user.pk)
     assert await database_sync_to_async(waiting)(user.pk)  # another page is open
     await second.disconnect()
+    assert checks == [user.pk, user.pk]
+    await database_sync_to_async(search_unwatched_task)(user.pk)
     assert not await database_sync_to_async(waiting)(user.pk)
 
 
