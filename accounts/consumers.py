@@ -34,6 +34,9 @@ class PresenceConsumer(SocketConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(4401)
             return
+        # Accept before any database work: daphne drops a handshake left unanswered
+        # for 5 s, and a slow database must show as a slow page, not a reset.
+        await self.accept()
         self.user_id: int = user.pk
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         came_online = await database_sync_to_async(presence_connect)(
@@ -41,7 +44,6 @@ class PresenceConsumer(SocketConsumer):
         )
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
-        await self.accept()
         if came_online:
             await self._broadcast_count()
         else:

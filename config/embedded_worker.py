@@ -19,12 +19,13 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_worker: object | None = None
+_worker: Any = None
+_beat: Any = None
 
 
 def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
     """Start the in-process worker once per process and return it."""
-    global _worker  # one worker per process
+    global _worker, _beat  # one worker per process
     with _lock:
         if _worker is not None:
             return _worker
@@ -48,7 +49,8 @@ def embedded_worker_start(*, concurrency: int = 4, beat: bool = True) -> object:
         thread.start()
         if beat:
             # Beat as a thread: the worker's own ``beat=True`` forks a process.
-            beat_service(app).start()
+            _beat = beat_service(app)
+            _beat.start()
         _worker = worker
         logger.info("embedded Celery worker started (concurrency %s)", concurrency)
         return worker
@@ -67,3 +69,17 @@ def embedded_worker_alive() -> bool:
         t.name == "embedded-celery-worker" and t.is_alive()
         for t in threading.enumerate()
     )
+
+
+def embedded_worker_stop() -> None:
+    """Stop beat (no new periodic task) and then the worker, if this process runs
+    them. Tasks still running are left to the process's exit (``config.serve``
+    bounds how long that may take)."""
+    global _worker, _beat  # one worker per process
+    with _lock:
+        worker, beat = _worker, _beat
+        _worker = _beat = None
+    if beat is not None:
+        beat.service.stop(wait=False)
+    if worker is not None:
+        worker.stop(in_sighandler=False)

@@ -13,17 +13,29 @@ from the proxy's X-Forwarded-For (``--proxy-headers``), as Django and allauth do
 (config/settings.py). Options given on the command line win. ``make run``,
 ``platform/Procfile``, the systemd unit and the tests' servers all start daphne
 this way.
+
+SIGTERM (or Ctrl-C) stops the process within ``STOP_SECONDS``: daphne closes its
+sockets, the embedded worker and beat (``config.embedded_worker``) are asked to
+stop, and whatever thread is still busy then (a task or request waiting on a
+locked database, which the interpreter would otherwise wait for at exit) is not
+waited for: the process exits.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import threading
 from typing import Any
 
 from daphne.cli import CommandLineInterface
 
 FRAME_CAP_FACTOR = 16
+# A supervisor (systemd, honcho, a container runtime) kills after 10 s by default.
+STOP_SECONDS = 8.0
+
+logger = logging.getLogger(__name__)
 
 
 def _settings() -> Any:
@@ -58,7 +70,34 @@ def main() -> None:
     # ``run`` builds the server and its factory, then runs the reactor: the
     # factory is there by the time the reactor starts.
     reactor.callWhenRunning(lambda: _tune(command.server))
+    # The interface's stub declares no ``self``, shifting the arguments for mypy.
+    reactor_any: Any = reactor
+    reactor_any.addSystemEventTrigger("before", "shutdown", _stopping)
     command.run(daphne_args(sys.argv[1:]))
+
+
+def _stopping() -> None:
+    """The reactor is stopping: stop the background work, and exit for certain
+    ``STOP_SECONDS`` from now even if a thread is stuck (daemon threads are not
+    waited for, but the interpreter joins the thread pools' threads at exit)."""
+    threading.Thread(target=_exit_later, name="stop-deadline", daemon=True).start()
+    threading.Thread(target=_background_stop, name="stop-worker", daemon=True).start()
+
+
+def _background_stop() -> None:
+    from config.embedded_worker import embedded_worker_stop
+
+    try:
+        embedded_worker_stop()
+    except Exception:
+        logger.exception("the embedded worker did not stop cleanly")
+
+
+def _exit_later() -> None:
+    threading.Event().wait(STOP_SECONDS)
+    logger.warning("still busy %.0f s after the stop: exiting now", STOP_SECONDS)
+    logging.shutdown()
+    os._exit(0)
 
 
 def _tune(server: Any) -> None:

@@ -113,8 +113,16 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": SQLITE_PATH,
             # IMMEDIATE takes the write lock at BEGIN, so two writers queue instead of
-            # failing with "database is locked" when one upgrades a read lock.
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            # failing with "database is locked" when one upgrades a read lock. WAL
+            # lets readers go on while one writer commits (in the default rollback
+            # journal a writer blocks every reader); NORMAL syncs at checkpoints, not
+            # at every commit, and WAL keeps the file consistent after a crash. A
+            # writer waits up to ``timeout`` seconds for another's commit.
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL",
+            },
             # A file (not :memory:) so that live-server tests share it across threads.
             "TEST": {
                 "NAME": env.str(

@@ -37,6 +37,9 @@ class TableConsumer(SocketConsumer):
             await self.refuse(4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        # Accept before any database work: daphne drops a handshake left unanswered
+        # for 5 s, and a slow database must show as a slow page, not a reset.
+        await self.accept()
         try:
             self.position = await database_call(table_membership)(
                 table_id=self.table_id, user=self.user
@@ -51,7 +54,6 @@ class TableConsumer(SocketConsumer):
         )
         self.bucket = TokenBucket(rate=ACTIONS_PER_SECOND, burst=ACTION_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         if self.position is not None:
             await database_call(seat_presence)(
                 table_id=self.table_id,

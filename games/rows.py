@@ -57,6 +57,12 @@ def _lock_sql() -> str:
 
 
 @cache
+def _read_sql() -> str:
+    table = _q(Table._meta.db_table)
+    return f"SELECT {_columns(Table)} FROM {table} WHERE {_q('id')} = %s"  # noqa: S608
+
+
+@cache
 def _seats_sql() -> str:
     user = get_user_model()._meta
     seat = Seat._meta
@@ -245,6 +251,12 @@ def _rows_load(model: type[RowModel], sql: str, params: list[Any]) -> list[RowMo
 def table_locked(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends (``select_for_update``)."""
     return next(iter(_rows_load(Table, _lock_sql(), [table_id])), None)
+
+
+def table_read(table_id: int) -> Table | None:
+    """The table row as it stands, without a lock (for decisions checked again
+    under the lock)."""
+    return next(iter(_rows_load(Table, _read_sql(), [table_id])), None)
 
 
 def table_seats(table: Table) -> list[Seat]:

@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -39,6 +39,7 @@ from games.rows import (
     event_append,
     row_insert,
     table_locked,
+    table_read,
     table_seating_locked,
     table_seats,
     table_update,
@@ -594,19 +595,84 @@ def table_act(
     return seq
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class _Decision:
+    """A computer player's action, decided from the table as it stood at ``seq``
+    for the job ``timer`` of seat ``position`` played at ``level`` (action None:
+    it lets a window pass)."""
+
+    seq: int
+    timer: str
+    position: int
+    level: str
+    action: engine.Action | None
+
+
 def table_tick(*, table_id: int, seq: int) -> bool:
     """Run the timed job the table was waiting for at ``seq``; False if stale.
 
     The job is a computer player's move (or a Muggins call), the stand-in bot playing
     for a seat whose clock ran out (which then stays away until its owner acts), or
     the start of the next hand.
+
+    A computer player thinks (the hard level for a tenth of a second or more) from
+    an unlocked read, outside any transaction: on SQLite a write transaction holds
+    the whole database. The decision is then applied under the row lock only if the
+    table still waits for the same job at the same ``seq``; otherwise it is dropped,
+    and whatever changed the table has queued the job that follows.
     """
+    decision = _tick_decide(table_id=table_id, seq=seq)
+    return _tick_apply(table_id=table_id, seq=seq, decision=decision)
+
+
+def _tick_due(table: Table | None, seq: int) -> bool:
+    """Whether ``table`` still waits for its job at ``seq``."""
+    return (
+        table is not None
+        and table.seq == seq
+        and table.status == Table.Status.PLAYING
+        and bool(table.timer)
+    )
+
+
+def _tick_actor(seat: Seat) -> tuple[str, str]:
+    """Who plays a seat's timed job (actor) and at which bot level."""
+    if seat.is_bot:
+        return "bot", seat.bot_level
+    # A seat whose clock ran out is played by the stand-in and is away from now on.
+    return ("standin" if seat_is_automatic(seat) else "clock"), STANDIN_LEVEL
+
+
+def _tick_decide(*, table_id: int, seq: int) -> _Decision | None:
+    """The computer player's decision for the job at ``seq``, from an unlocked
+    read; None when the job is not a seat's, is not due yet or is stale."""
+    table = table_read(table_id)
+    if table is None or not _tick_due(table, seq):
+        return None
+    if table.timer == Table.Timer.NEXT_HAND or table.timer_seat is None:
+        return None
+    if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
+        return None
+    seat = table_seats(table)[table.timer_seat]
+    _, level = _tick_actor(seat)
+    action = bot_action(
+        table=table, state=_state(table), position=seat.position, level=level
+    )
+    return _Decision(
+        seq=seq, timer=table.timer, position=seat.position, level=level, action=action
+    )
+
+
+@transaction.atomic
+def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
+    """Apply the job at ``seq`` under the row lock, with the computer player's
+    ``decision`` for a seat's job; a seat's job without a decision that fits it
+    is left to the tick that decides it (the one re-queued, or the next)."""
     try:
         table = _table_lock(table_id)
     except TableError:
         return False
-    if table.seq != seq or table.status != Table.Status.PLAYING or not table.timer:
+    if not _tick_due(table, seq):
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
         outbox.post(seq=table.seq, frames=(), job=_job(table))
@@ -627,16 +693,19 @@ def table_tick(*, table_id: int, seq: int) -> bool:
         return True
     assert table.timer_seat is not None  # a seat's job names its seat
     seat = seats[table.timer_seat]
-    actor = "bot"
-    if not seat.is_bot and not seat_is_automatic(seat):
-        # The clock ran out: the stand-in plays and the seat is away from now on.
-        actor = "clock"
+    actor, level = _tick_actor(seat)
+    if decision is None or decision != replace(
+        decision, seq=seq, timer=table.timer, position=seat.position, level=level
+    ):
+        # Decided for another job (a Muggins window passed at this seq meanwhile)
+        # or not at all (it came due between the read and the lock): the job is
+        # queued again and its task decides it afresh.
+        outbox.post(seq=table.seq, frames=(), job=_job(table))
+        return False
+    if actor == "clock":
         seat.away = True
         seat.save(update_fields=["away"])
-    elif not seat.is_bot:
-        actor = "standin"
-    level = seat.bot_level or STANDIN_LEVEL
-    action = bot_action(table=table, state=state, position=seat.position, level=level)
+    action = decision.action
     if action is None:
         # A computer opponent let a Muggins window pass: only the pending job
         # changes, so the seq stays (a new one would make the player's move in

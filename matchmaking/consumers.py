@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.utils.translation import gettext as _
 
 from matchmaking.conduct import cooldown_warning_seen
 from matchmaking.errors import MatchError
 from matchmaking.notify import LOBBY_GROUP, lobby_user_group
 from matchmaking.selectors import lobby_state
-from matchmaking.services import search_cancel, search_start, search_touch
+from matchmaking.services import (
+    search_cancel,
+    search_start,
+    search_touch,
+)
+from matchmaking.tasks import search_unwatched_check_later
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -47,6 +53,12 @@ class LobbyConsumer(SocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if hasattr(self, "user_id"):
+            # If no lobby page of the player is open a moment from now (a reload
+            # reconnects at once), nobody is there to be seated: the search ends.
+            await sync_to_async(search_unwatched_check_later, thread_sensitive=False)(
+                user_id=self.user_id
+            )
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None

@@ -129,6 +129,20 @@ def search_cancel(*, user_id: int) -> None:
     transaction.on_commit(_counts_send)
 
 
+def search_abandon(*, user_id: int) -> bool:
+    """Cancel the player's search, if any, because no lobby page of theirs is open;
+    whether there was one. Reads first: most lobby pages close with no search."""
+    if not Search.objects.filter(
+        user_id=user_id, status=Search.Status.WAITING
+    ).exists():
+        return False
+    try:
+        search_cancel(user_id=user_id)
+    except MatchError:  # seated or cancelled meanwhile
+        return False
+    return True
+
+
 def search_touch(*, user_id: int) -> None:
     """A lobby socket holds the player's search (on connect and every ping)."""
     Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).update(
@@ -265,13 +279,22 @@ def _overdue(
     return sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
 
 
-@transaction.atomic
 def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
-    """Run one wave of ``pool_key``: seat close ratings, backfill long waits."""
+    """Run one wave of ``pool_key``: seat close ratings, backfill long waits.
+
+    A pool nobody waits in is only read: a wave every few seconds of every pool
+    would otherwise take the write lock, the whole database on SQLite, for nothing.
+    """
     pool = pool_get(pool_key)
     if pool is None:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
-    now = now or timezone.now()
+    if not Search.objects.filter(pool=pool.key, status=Search.Status.WAITING).exists():
+        return WaveResult(ran=False)
+    return _wave_run_locked(pool, now or timezone.now())
+
+
+@transaction.atomic
+def _wave_run_locked(pool: Pool, now: datetime) -> WaveResult:
     PoolWave.objects.bulk_create([PoolWave(pool=pool.key)], ignore_conflicts=True)
     lock = (
         PoolWave.objects.select_for_update(skip_locked=True).filter(pk=pool.key).first()

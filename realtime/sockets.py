@@ -72,3 +72,9 @@ async def socket_slot_release(
     await sync_to_async(_release, thread_sensitive=False)(
         kind, user_id, slot, channel_name
     )
+
+
+def sockets_open(*, kind: str, user_id: Any) -> bool:
+    """Whether the player holds any socket of ``kind`` open, in any server process."""
+    keys = [_key(kind, user_id, slot) for slot in range(settings.WS_SOCKETS_PER_PLAYER)]
+    return bool(cache.get_many(keys))

@@ -15,6 +15,10 @@ if (root) {
   let search = null;
   let searchClock = null;
   let offset = 0; // server clock minus ours, from the search's start
+  // Find stays disabled (as rendered) until the socket is open and has sent the
+  // player's state: a click before that would be lost, or start a search on a page
+  // whose socket then fails to open.
+  let live = false;
 
   const show = (el, text) => { el.hidden = !text; if (text) el.textContent = text; };
   const showError = (text) => show($("lobby-error"), text);
@@ -31,7 +35,7 @@ if (root) {
   const paintSearch = () => {
     clearInterval(searchClock);
     searchBox.hidden = !search;
-    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search;
+    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search || !live;
     if (!search) return;
     const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
     // The pool's title as this page rendered it: the frame's may be in another language.
@@ -109,7 +113,7 @@ if (root) {
 
   const onMessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.type === "state") { showError(""); paintState(m); }
+    if (m.type === "state") { live = true; showError(""); paintState(m); }
     else if (m.type === "counts") paintCounts(m.pools);
     else if (m.type === "seated") { sessionStorage.removeItem("lobby-searching"); location.assign(m.url); }
     else if (m.type === "error") showError(m.message);
@@ -120,12 +124,13 @@ if (root) {
     ws = new WebSocket(`${proto}://${location.host}${root.dataset.url}`);
     ws.onopen = () => {
       delay = 1000;
-      show($("lobby-status"), "");
       pinger = setInterval(() => send({ type: "ping" }), 20000);
     };
     ws.onmessage = onMessage;
     ws.onclose = (e) => {
       clearInterval(pinger);
+      live = false;
+      paintSearch();
       // Signed out, or too many lobby pages open (the error frame said so).
       if (e.code === 4401 || e.code === 4429) return;
       show($("lobby-status"), t.lost);
@@ -149,5 +154,6 @@ if (root) {
     send({ type: "warning_seen" });
     $("lobby-warning").hidden = true;
   });
+  show($("lobby-status"), gettext("connecting…"));
   connect();
 }

@@ -137,9 +137,8 @@ def test_prepared_statements_are_prepared_on_postgresql_only(make_user):
         with transaction.atomic():
             table_seating_locked(table.pk)
     if connection.vendor != "postgresql":
-        assert (
-            prepared_cursor().cursor.__class__ is connection.cursor().cursor.__class__
-        )
+        with prepared_cursor() as prepared, connection.cursor() as plain:
+            assert prepared.cursor.__class__ is plain.cursor.__class__
         return
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
