@@ -36,6 +36,10 @@ class MatchmakingConfig(AppConfig):
         table_cancelled.connect(
             stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )
+        table_cancelled.connect(
+            receivers.room_on_table_cancelled,
+            dispatch_uid="matchmaking.rooms.cancelled",
+        )
         # A waiting stake or friend table is left only through its books' owner.
         leave_handler_register(mode="stake", handler=stake_leave)
         leave_handler_register(mode="friend", handler=room_table_leave)

@@ -475,6 +475,26 @@ def room_leave(*, room_id: int, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
+def room_table_cancelled(*, table_id: int) -> bool:
+    """Close the room whose current table was cancelled from ``games`` (staff's
+    Cancel, an abandoned table); True if this call closed it.
+
+    Registered for ``table_cancelled``: the room's books follow its table, so the
+    room page says it closed instead of offering a start or a rematch of a table
+    that no longer plays. A room closed already, or playing another table, is left.
+    """
+    room = (
+        Room.objects.select_for_update()
+        .filter(table_id=table_id, status__in=[Room.Status.OPEN, Room.Status.PLAYING])
+        .first()
+    )
+    if room is None:
+        return False
+    _close(room)
+    return True
+
+
+@transaction.atomic
 def room_start(*, room_id: int, user: AbstractBaseUser) -> Table:
     """Start now: empty and unanswered seats become computer players of the room's
     level; unanswered invitations expire."""
