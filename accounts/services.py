@@ -45,7 +45,16 @@ def presence_disconnect(*, channel_name: str) -> bool:
 
 
 def presence_prune() -> int:
-    """Delete connections left behind by dead processes; return how many."""
+    """Delete connections left behind by dead processes; return how many.
+
+    Reads first: with none stale (the usual case) it writes nothing, so a
+    periodic run opens no write transaction (on SQLite, the whole database).
+    """
     cutoff = timezone.now() - PRESENCE_STALE_AFTER
-    deleted, _ = Presence.objects.filter(seen_at__lt=cutoff).delete()
+    stale = list(
+        Presence.objects.filter(seen_at__lt=cutoff).values_list("pk", flat=True)
+    )
+    if not stale:
+        return 0
+    deleted, _ = Presence.objects.filter(pk__in=stale, seen_at__lt=cutoff).delete()
     return deleted

@@ -223,6 +223,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
+    "accounts-presence-prune": {"task": "accounts.presence_prune", "schedule": 60.0},
     "matchmaking-waves": {
         "task": "matchmaking.waves",
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from games import engine
 from games.errors import TableError
-from games.models import Seat, Table, TableEvent
+from games.models import Seat, Table
 from games.payloads import state_frame
 from games.watchers import table_may_see
 
@@ -34,7 +34,3 @@ def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
     seats = list(table.seats.select_related("user"))
     state = engine.from_json(table.state) if table.state else None
     return state_frame(table=table, seats=seats, state=state, position=position)
-
-
-def table_log(*, table: Table) -> list[TableEvent]:
-    return list(table.events.order_by("seq"))

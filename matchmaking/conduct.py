@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -46,13 +46,6 @@ def block_add(*, blocker_id: int, blocked_username: str) -> Block:
 @transaction.atomic
 def block_remove(*, blocker_id: int, blocked_id: int) -> None:
     Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).delete()
-
-
-def blocked_between(*, user_id: int, other_id: int) -> bool:
-    return Block.objects.filter(
-        Q(blocker_id=user_id, blocked_id=other_id)
-        | Q(blocker_id=other_id, blocked_id=user_id)
-    ).exists()
 
 
 def cooldown_minutes(*, offences_in_window: int) -> int:

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from accounts.tasks import presence_prune_task
 from games.tasks import finish_sweep_task, practice_expire_task, sweep_overdue_task
 from matchmaking.stake_tasks import stake_sweep_task
 from matchmaking.tasks import waves_task
 
 JOBS: dict[str, Callable[[], Any]] = {
+    "accounts.presence_prune": presence_prune_task,
     "matchmaking.waves": waves_task,
     "games.sweep_overdue": sweep_overdue_task,
     "games.finish_sweep": finish_sweep_task,
