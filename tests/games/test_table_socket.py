@@ -134,8 +134,10 @@ async def test_practice_match_against_bots_to_the_end(make_user, celery_worker_r
     await database_sync_to_async(table_verify)(table=t)
 
 
-async def two_human_table(make_user):
-    return await database_sync_to_async(tables.two_human_table)(make_user, target=50)
+async def two_human_table(make_user, mode="friend"):
+    return await database_sync_to_async(tables.two_human_table)(
+        make_user, mode=mode, target=50
+    )
 
 
 async def test_two_humans_play_to_the_end_with_two_sockets(make_user):
@@ -161,7 +163,8 @@ async def snapshot(table_id):
 
 
 async def test_every_bad_input_gets_an_error_and_changes_nothing(make_user):
-    table, ana, ben = await two_human_table(make_user)
+    # An online table: anyone may watch it (a friend room's only its members).
+    table, ana, ben = await two_human_table(make_user, mode="online")
     a, b = await Player.join(table.pk, ana), await Player.join(table.pk, ben)
     watcher = await database_sync_to_async(make_user)("watcher")
     w = await Player.join(table.pk, watcher)
