@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
 from games import engine
@@ -61,7 +61,6 @@ def _table_row(item: WeekTable) -> dict[str, object]:
         opts = engine.Options.from_dict(table.options)
         title = table_title(table)
         shape = shape_label(table_shape(seats=opts.seats, partnership=opts.partnership))
-    limit = conf.pair_daily_limit()
     return {
         "url": reverse("table", args=[entry.table_id]) if table else None,
         "title": title,
@@ -73,16 +72,9 @@ def _table_row(item: WeekTable) -> dict[str, object]:
         "points": points_text(entry.points if entry.counted else 0),
         "weight": weight_text(entry.weight),
         "counted": entry.counted,
-        "status": _("counted")
+        "status": pgettext("league table counted", "yes")
         if entry.counted
-        else ngettext(
-            "not counted: you had already counted %(limit)s table with one of "
-            "these players that day",
-            "not counted: you had already counted %(limit)s tables with one of "
-            "these players that day",
-            limit,
-        )
-        % {"limit": limit},
+        else pgettext("league table counted", "no: same-pair daily limit"),
     }
 
 

@@ -253,8 +253,8 @@ def test_my_tables_this_week_show_points_weight_and_whether_they_counted(
         ("3", "1", True),
         ("10", "1", True),
     ]
-    assert mine[1]["status"].startswith("not counted")
-    assert mine[0]["status"] == "counted"
+    assert mine[1]["status"] == "no: same-pair daily limit"
+    assert mine[0]["status"] == "yes"
     assert mine[0]["shape"] == "2 players"
     assert mine[0]["title"] == f"Draw · table {tables[4].pk}"
     section = page.split('id="league-my-tables"', 1)[1].split("</section>", 1)[0]
