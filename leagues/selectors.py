@@ -8,8 +8,9 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from games.models import Table
 from leagues import conf
-from leagues.models import Division, Membership, Player, Week
+from leagues.models import Division, Membership, Player, PointEntry, Week
 from leagues.ranking import Standing, standing_order, zone_sizes
 from leagues.weeks import week_end, week_start
 
@@ -98,6 +99,27 @@ def group_view(*, user_id: int, now: datetime | None = None) -> GroupView:
     return GroupView(
         start, week_end(start), membership.division, membership, rows, up, down
     )
+
+
+@dataclass(frozen=True)
+class WeekTable:
+    """One of a player's league tables this week: what its seat gave them."""
+
+    entry: PointEntry
+    table: Table | None  # None for a table deleted since
+
+
+def my_week_tables(*, user_id: int, now: datetime | None = None) -> list[WeekTable]:
+    """The player's recorded tables of the current week, newest first, counted or not
+    (two queries)."""
+    start = week_start(now or timezone.now())
+    entries = list(
+        PointEntry.objects.filter(user_id=user_id, week__start=start).order_by(
+            "-finished_at", "-table_id"
+        )
+    )
+    tables = Table.objects.in_bulk([e.table_id for e in entries])
+    return [WeekTable(entry=e, table=tables.get(e.table_id)) for e in entries]
 
 
 def past_weeks(*, user_id: int, limit: int = 12) -> list[Membership]:

@@ -70,6 +70,11 @@ export function formatTime(date) {
     .format(date);
 }
 
+/** A date and time in the reader's own time zone, as the page's language writes it. */
+export function formatDateTime(date, options) {
+  return cached("datetime", options, (lang, o) => new Intl.DateTimeFormat(lang, o)).format(date);
+}
+
 /** Names joined as the page's language lists them ("Ana and Ben", "Ana y Ben"). */
 export function formatList(items) {
   return cached("list", {}, (lang) => new Intl.ListFormat(lang, { type: "conjunction" })).format(items);

@@ -35,6 +35,10 @@ def pytest_collection_modifyitems(
 
 
 def _free_port() -> int:
+    """``E2E_PORT`` when set (a machine shared by several runs gives each its own
+    range), else any free port."""
+    if os.environ.get("E2E_PORT"):
+        return int(os.environ["E2E_PORT"])
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -133,12 +137,13 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def new_page(browser, live_url):
-    """``new_page(width=1280, height=800)``: a fresh context (no cookies) and page."""
+    """``new_page(width=1280, height=800, **options)``: a fresh context (no cookies)
+    and page; ``options`` go to the context (``timezone_id="Asia/Kolkata"``)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 800):
+    def make(width: int = 1280, height: int = 800, **options: object):
         context = browser.new_context(
-            base_url=live_url, viewport={"width": width, "height": height}
+            base_url=live_url, viewport={"width": width, "height": height}, **options
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -58,7 +58,8 @@ def test_league_page_shows_my_group_with_zones(
     assert data["rows"][0] == {
         "rank": 1,
         "name": "ana",
-        "points": "10.0",
+        "profile_url": "/players/ana/",
+        "points": "10",
         "tables": 1,
         "zone": "up",
         "zone_label": "promotion zone",
