@@ -19,8 +19,8 @@ def record_publishes(monkeypatch, fail_first: bool = False):
     calls: list[tuple[tuple[int, int], float, str]] = []
     done = threading.Event()
 
-    def send_task(name, args, countdown):
-        assert name == TICK_TASK
+    def send_task(name, args, countdown, ignore_result):
+        assert name == TICK_TASK and ignore_result
         if fail_first and not calls:
             calls.append((args, countdown, "failed"))
             raise ConnectionError("broker away")

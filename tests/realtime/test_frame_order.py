@@ -21,7 +21,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def spectator(make_user):
-    table, _, _ = await database_sync_to_async(tables.two_human_table)(make_user)
+    # An online table: anyone may watch it (a friend room's only its members).
+    table, _, _ = await database_sync_to_async(tables.two_human_table)(
+        make_user, mode="online"
+    )
     watcher = await database_sync_to_async(make_user)("watcher")
     cookie = (await database_sync_to_async(session_cookie)(watcher)).encode()
     comm = WebsocketCommunicator(
