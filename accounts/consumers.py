@@ -30,13 +30,14 @@ class PresenceConsumer(SocketConsumer):
     where = "presence"
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
+        # Accept before any database work (the user's session included): daphne
+        # drops a handshake left unanswered for 5 s, and a slow database must show
+        # as a slow page, not a reset.
+        await self.accept()
+        user = await self.scope_user()
         if user is None or not user.is_authenticated:
             await self.refuse(4401)
             return
-        # Accept before any database work: daphne drops a handshake left unanswered
-        # for 5 s, and a slow database must show as a slow page, not a reset.
-        await self.accept()
         self.user_id: int = user.pk
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         came_online = await database_sync_to_async(presence_connect)(

@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the Origin check (``AllowedHostsOriginValidator``) and the session
-authentication middleware before reaching a consumer. The whole application is
+WebSockets pass the Origin check (``AllowedHostsOriginValidator``) and reach their
+consumer with the session's user in the scope, unloaded: the consumer accepts the
+handshake, then loads it (``realtime.auth``), so no database work comes before the
+handshake is answered. The whole application is
 wrapped by ``realtime.outbox.asgi_wrap``, which registers the loop that serves it, so
 frames committed by worker threads are sent on that loop (see ``realtime.outbox``).
 """
@@ -15,13 +17,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.language import LanguageScopeMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from realtime.auth import LazyAuthMiddlewareStack  # noqa: E402
 from realtime.outbox import asgi_wrap  # noqa: E402
 
 application = asgi_wrap(
@@ -29,7 +31,7 @@ application = asgi_wrap(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(
+                LazyAuthMiddlewareStack(
                     LanguageScopeMiddleware(URLRouter(websocket_urlpatterns))
                 )
             ),

@@ -14,8 +14,9 @@ from the proxy's X-Forwarded-For (``--proxy-headers``), as Django and allauth do
 ``platform/Procfile``, the systemd unit and the tests' servers all start daphne
 this way.
 
-SIGTERM (or Ctrl-C) stops the process within ``STOP_SECONDS``: daphne closes its
-sockets, the embedded worker and beat (``config.embedded_worker``) are asked to
+SIGTERM (or Ctrl-C) stops the process within ``STOP_SECONDS``: every WebSocket is
+sent a close frame with 1001 ("going away": the pages say the server is restarting
+and reconnect), the embedded worker and beat (``config.embedded_worker``) are asked to
 stop, and whatever thread is still busy then (a task or request waiting on a
 locked database, which the interpreter would otherwise wait for at exit) is not
 waited for: the process exits.
@@ -30,6 +31,7 @@ import threading
 from typing import Any
 
 from daphne.cli import CommandLineInterface
+from daphne.ws_protocol import WebSocketProtocol
 
 FRAME_CAP_FACTOR = 16
 # A supervisor (systemd, honcho, a container runtime) kills after 10 s by default.
@@ -72,8 +74,20 @@ def main() -> None:
     reactor.callWhenRunning(lambda: _tune(command.server))
     # The interface's stub declares no ``self``, shifting the arguments for mypy.
     reactor_any: Any = reactor
+    reactor_any.addSystemEventTrigger("before", "shutdown", _sockets_close)
     reactor_any.addSystemEventTrigger("before", "shutdown", _stopping)
     command.run(daphne_args(sys.argv[1:]))
+
+
+def _sockets_close() -> Any:
+    """Close every open socket with 1001 (``realtime.live``); the shutdown goes on
+    once the clients answered or the grace ran out. Registered before daphne's
+    own trigger, which cancels the applications: the close frames go first."""
+    from twisted.internet.defer import Deferred
+
+    from realtime.live import sockets_stopping
+
+    return Deferred.fromFuture(sockets_stopping())
 
 
 def _stopping() -> None:
@@ -101,8 +115,24 @@ def _exit_later() -> None:
 
 
 def _tune(server: Any) -> None:
-    """A failed WebSocket connection closes with its code instead of dropping TCP."""
+    """A failed WebSocket connection closes with its code instead of dropping TCP,
+    and a stopping server closes its sockets with 1001."""
     server.ws_factory.setProtocolOptions(failByDrop=False)
+    server.ws_factory.protocol = _GoingAwayProtocol
+
+
+class _GoingAwayProtocol(WebSocketProtocol):  # type: ignore[misc]
+    """daphne's protocol, letting the application close with 1001 ("going
+    away"), which autobahn's ``sendClose`` refuses from applications (it allows
+    1000 and 3000-4999): only ``realtime.live`` sends it, as the server stops."""
+
+    def serverClose(self, code: int | None = None) -> None:
+        from realtime.live import GOING_AWAY
+
+        if code == GOING_AWAY:
+            self.sendCloseFrame(code=code, isReply=False)
+            return
+        super().serverClose(code=code)
 
 
 if __name__ == "__main__":

@@ -32,14 +32,15 @@ class TableConsumer(SocketConsumer):
     where = "table"
 
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
+        # Accept before any database work (the user's session included): daphne
+        # drops a handshake left unanswered for 5 s, and a slow database must show
+        # as a slow page, not a reset.
+        await self.accept()
+        self.user = await self.scope_user()
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        # Accept before any database work: daphne drops a handshake left unanswered
-        # for 5 s, and a slow database must show as a slow page, not a reset.
-        await self.accept()
         try:
             self.position = await database_call(table_membership)(
                 table_id=self.table_id, user=self.user

@@ -37,11 +37,11 @@ class LobbyConsumer(SocketConsumer):
     where = "lobby"
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
+        await self.accept()  # before the user's session is read: see SocketConsumer
+        user = await self.scope_user()
         if user is None or not user.is_authenticated:
             await self.refuse(4401)
             return
-        await self.accept()
         self.user_id: int = user.pk
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user_id)]
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)

@@ -2,9 +2,18 @@
 
 What every socket gets from it:
 
-- a refusal the browser can read: ``refuse(code)`` accepts, then closes with the
-  code (4401, 4403, 4404), because a close before ``accept`` reaches the client as a
-  bare HTTP 403;
+- the handshake answered first: ``websocket_connect`` accepts before anything is
+  read for the socket (its user, its slot, the consumer's own ``connect``), so a
+  slow database shows as a page waiting for its first frame, never as a handshake
+  daphne drops after 5 s; the user is loaded then (``scope_user``, see
+  ``realtime.auth``);
+- a refusal the browser can read: ``refuse(code)`` closes the accepted socket with
+  the code (4401, 4403, 4404), because a close before ``accept`` reaches the client
+  as a bare HTTP 403;
+- a socket opened while the channel layer (Redis) is down is told so in an
+  ``error`` frame (code ``unavailable``) and closed with 4500; one whose opening
+  failed in any other way is closed with 4500 too;
+- a stopping server closes every socket with 1001 (``realtime.live``);
 - no exception ever ends a socket: one that escapes a handler is answered with an
   ``error`` frame (code ``internal``) and the connection stays; its traceback is
   logged once per kind and place, later ones as one line;
@@ -26,20 +35,33 @@ What every socket gets from it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
+from realtime.auth import USER_RESOLVER
 from realtime.db import database_busy
+from realtime.live import (
+    CLOSE_GRACE_SECONDS,
+    GOING_AWAY,
+    live_add,
+    live_discard,
+    server_stopping,
+)
 from realtime.sockets import (
     SLOT_RENEW_SECONDS,
     TOO_MANY_SOCKETS,
@@ -114,17 +136,74 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self._slot: tuple[Any, int] | None = None  # (user id, slot) held in the cap
         self._slot_timer: asyncio.TimerHandle | None = None
         self._gone = False  # the socket is closed: nothing more can reach it
+        self._closing = False  # a close frame has been sent
+        self._ended = asyncio.Event()  # the client's side is closed too
+        self._layer_failure: Exception | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' ``AsyncConsumer.__call__``, except that a channel layer that
+        cannot make this socket's channel (Redis down) does not end the consumer
+        before the handshake is answered: ``websocket_connect`` reports it."""
+
         async def send_unless_gone(message: dict[str, Any]) -> None:
             if self._gone:
                 return
+            if message["type"] == "websocket.close":
+                if self._closing:
+                    return
+                self._closing = True
             try:
                 await send(message)
             except SOCKET_GONE:
                 self._gone = True
 
-        await super().__call__(scope, receive, send_unless_gone)
+        self.scope = scope
+        self.base_send = send_unless_gone
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources: list[Callable[[], Awaitable[Any]]] = [receive]
+        if self.channel_layer is not None:
+            try:
+                self.channel_name = await self.channel_layer.new_channel()
+            except Exception as exc:  # told to the client once it is accepted
+                self._layer_failure = exc
+                self.channel_name = ""
+            else:
+                sources.append(
+                    functools.partial(self.channel_layer.receive, self.channel_name)
+                )
+        live_add(self)
+        try:
+            await await_many_dispatch(sources, self.dispatch)
+        except StopConsumer:
+            pass
+        except asyncio.CancelledError:
+            # The server cancels every application as it stops: the client still
+            # gets its close frame.
+            if server_stopping():
+                await self._going_away_from(receive)
+            raise
+        finally:
+            live_discard(self)
+            self._ended.set()
+
+    async def going_away(self) -> None:
+        """The server is stopping: close with 1001 and wait (a moment at most)
+        for the client's answer (``realtime.live``)."""
+        await self.close(code=GOING_AWAY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ended.wait(), CLOSE_GRACE_SECONDS)
+
+    async def _going_away_from(self, receive: Callable[[], Awaitable[Any]]) -> None:
+        """``going_away`` for a consumer whose dispatch loop is cancelled: read
+        the client's answer from the server directly."""
+        await self.close(code=GOING_AWAY)
+
+        async def answered() -> None:
+            while (await receive())["type"] != "websocket.disconnect":
+                pass
+
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(answered(), CLOSE_GRACE_SECONDS)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -179,7 +258,11 @@ class SocketConsumer(AsyncWebsocketConsumer):
             await self.close(code=SERVER_FAULT)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        user = self.scope.get("user")
+        await self.accept()
+        if self._layer_failure is not None:
+            await self._layer_down()
+            return
+        user = await self.scope_user()
         if (
             user is not None
             and user.is_authenticated
@@ -189,8 +272,35 @@ class SocketConsumer(AsyncWebsocketConsumer):
             return
         await super().websocket_connect(message)
 
+    async def scope_user(self) -> Any:
+        """The socket's user (``AnonymousUser`` when not signed in, ``None`` with
+        no authentication middleware), loaded from the session on the first call
+        (``realtime.auth``): call it after ``accept``."""
+        resolve = self.scope.get(USER_RESOLVER)
+        if resolve is not None:
+            return await resolve()
+        return self.scope.get("user")
+
+    async def _layer_down(self) -> None:
+        """The channel layer could not make this socket's channel: nothing could
+        reach the socket, so say so and close; the page reconnects."""
+        exc = self._layer_failure
+        logger.warning("%s connect: the channel layer is down: %r", self.where, exc)
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "unavailable",
+                "message": gettext(
+                    "Live updates are unavailable for a moment. Reconnecting…"
+                ),
+            }
+        )
+        await self.close(code=SERVER_FAULT)
+
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         self._gone = True
+        if self._layer_failure is not None:
+            raise StopConsumer()  # the consumer's ``connect`` never ran
         try:
             await super().websocket_disconnect(message)
         except StopConsumer:
@@ -281,12 +391,16 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await self.close(code=TOO_MANY_SOCKETS, reason=close_reason(message))
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        """Answer the handshake (once: ``websocket_connect`` has done it before the
+        consumer's ``connect`` runs)."""
+        if self._accepted:
+            return
         self._accepted = True
         await super().accept(subprotocol=subprotocol, headers=headers)
 
     async def refuse(self, code: int) -> None:
-        """Accept the handshake (unless done), then close with ``code`` so the
-        client sees it."""
+        """Close with ``code`` so the client sees it (accepting first if not
+        done: a close before ``accept`` reaches the client as HTTP 403)."""
         if not self._accepted:
             await self.accept()
         await self.close(code=code)

@@ -133,7 +133,8 @@ if (root) {
       paintSearch();
       // Signed out, or too many lobby pages open (the error frame said so).
       if (e.code === 4401 || e.code === 4429) return;
-      show($("lobby-status"), t.lost);
+      // 1001: the server is stopping (a restart); another one takes the socket.
+      show($("lobby-status"), e.code === 1001 ? gettext("The server is restarting…") : t.lost);
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 15000);
     };

@@ -75,7 +75,14 @@ if (presenceUrl) {
       if (m.type === "invitation") showInvitation(m.invitation);
       else if ("online" in m) show(m.online);
     };
-    ws.onclose = (e) => { clearInterval(timer); if (e.code === 4401 || e.code === 4429) return; setTimeout(connect, delay); delay = Math.min(delay * 2, 30000); };
+    ws.onclose = (e) => {
+      clearInterval(timer);
+      if (e.code === 4401 || e.code === 4429) return;
+      // 1001: the server is stopping (a restart); the next count replaces this.
+      if (e.code === 1001 && el) el.textContent = gettext("The server is restarting…");
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    };
   };
   connect();
 }

@@ -1,17 +1,19 @@
-"""Sockets accept before any database work, so a slow database never turns into a
-reset handshake (daphne drops one left unanswered for 5 s); and a search whose
-last lobby page closed is cancelled."""
+"""Sockets accept before any database work, the session and user behind the cookie
+included, so a slow database never turns into a reset handshake (daphne drops one
+left unanswered for 5 s); and a search whose last lobby page closed is cancelled."""
 
 from __future__ import annotations
 
 import re
 import threading
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.urls import reverse
 
 import accounts.consumers
@@ -93,6 +95,44 @@ async def test_the_handshake_completes_while_the_first_database_call_stalls(
     else:
         raise AssertionError(f"no {frame} frame once the database answered")
     await comm.disconnect()
+
+
+PATHS = ["table", "/ws/lobby/", "/ws/presence/"]
+
+
+@pytest.mark.parametrize("where", PATHS)
+async def test_the_handshake_completes_while_the_session_load_stalls(
+    make_user, monkeypatch, where
+):
+    """The first database call of any socket, the session behind its cookie, is
+    made after the handshake is answered; the consumer's frames follow."""
+    user = await database_sync_to_async(make_user)()
+    comm = await socket(user, await practice_path(user) if where == "table" else where)
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    release = held_back(monkeypatch, store, "load")
+    try:
+        connected, _ = await comm.connect(timeout=10)
+        assert connected
+    finally:
+        release.set()
+    first = await comm.receive_json_from(timeout=10)
+    assert first["type"] in {"state", "online"}
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("where", PATHS)
+async def test_an_anonymous_socket_is_accepted_then_closed_with_4401(
+    make_user, monkeypatch, where
+):
+    owner = await database_sync_to_async(make_user)()
+    path = await practice_path(owner) if where == "table" else where
+    comm = WebsocketCommunicator(
+        application, path, headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    closed = await comm.receive_output(timeout=10)
+    assert closed == {"type": "websocket.close", "code": 4401}
 
 
 def waiting(user_id: int) -> bool:

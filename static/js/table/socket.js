@@ -16,6 +16,8 @@ const DUE_GRACE_MS = 1500;
 const DUE_SYNC_MS = 2000;
 // Close codes of a refused socket and what the page tells the player.
 const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table", 4429: "too_many" };
+// A server that is stopping closes with 1001 ("going away"): say so, and reconnect.
+const GOING_AWAY = 1001;
 
 export class TableSocket {
   /**
@@ -77,7 +79,7 @@ export class TableSocket {
         this.handlers.onStatus(refused);
         return;
       }
-      this.handlers.onStatus("reconnecting");
+      this.handlers.onStatus(event.code === GOING_AWAY ? "restarting" : "reconnecting");
       const delay = Math.min(MAX_BACKOFF_MS, 400 * 2 ** this.attempt);
       this.attempt += 1;
       window.setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));

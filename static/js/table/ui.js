@@ -165,6 +165,7 @@ export class TableUI {
     const box = this.parts.conn;
     const text = {
       reconnecting: () => gettext("reconnecting…"),
+      restarting: () => gettext("The server is restarting…"),
       connecting: () => gettext("connecting…"),
       signed_out: () => gettext("You are signed out — log in again to play."),
       no_table: () => gettext("This table does not exist."),
