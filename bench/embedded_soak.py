@@ -3,24 +3,26 @@
 Starts ``config.serve`` on its own SQLite file and port, with no ``DATABASE_URL`` or
 ``REDIS_URL`` (SQLite, the in-memory channel layer, the in-process worker and beat),
 and a CPU hog on every core. Then 20 simulated people, for ``--minutes`` (10): each
-signs up over HTTP (the real allauth form), holds a presence socket, and in turn
-plays a practice table against the computer (created through the practice form,
-every other one with a ``hard`` computer), or searches in the lobby socket for a
-ranked table and plays it (backfilled with simulated players after a wait), each
-table for at most ``TABLE_SECONDS``, moving a random legal action when it is theirs.
+signs up over HTTP (the real allauth form) and holds a presence socket. Six of them,
+in pairs, play each other in friend rooms (the host creates a room through its
+form, the guest joins by the share link, the host starts). The others in turn play
+a practice table against the computer (created through the practice form, every
+other one with a ``hard`` computer), or search in the lobby socket for a ranked
+table and play it (backfilled with simulated players after a wait). Each table is
+played for at most ``TABLE_SECONDS``, a random legal action when it is theirs.
 
 It prints:
 
 * player-visible errors: ``error`` frames with code ``internal``, sockets that failed
   to open or closed with a code other than 1000/1001, sign-ups that failed, searches
-  never seated;
+  never seated, rooms that could not be created, joined or started;
 * HTTP 500s;
 * "database is locked" lines in the server's log;
 * the longest write stall: a probe in this process writes one row in its own
   ``BEGIN IMMEDIATE`` transaction every half second on the same database file; the
   longest such write is the longest time the server's writers could have waited.
 
-What it does not measure: friend rooms and stake tables (not simulated), browsers
+What it does not measure: stake tables (not simulated), browsers
 (the pages' JavaScript, static files), more than one server process, PostgreSQL
 or Redis, move latency percentiles (``bench/ws_load.py``), and refusals a fast
 client provokes itself (``stale_seq``, ``not_your_turn``), which are counted apart.
@@ -57,6 +59,7 @@ import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 PEOPLE = 20
+FRIEND_PAIRS = 3  # six of the people play each other in friend rooms
 PORT = 18431
 TABLE_SECONDS = 90.0
 SEAT_WAIT_SECONDS = 90.0
@@ -72,6 +75,7 @@ class Tally:
         self.http: Counter[int] = Counter()
         self.moves = 0
         self.tables = 0
+        self.rooms = 0
         self.longest_write = 0.0
 
 
@@ -256,8 +260,9 @@ class Person:
         if url:
             await self.play(url)
 
-    async def live(self) -> None:
-        await asyncio.sleep(self.n * 1.5)  # arrivals spread over half a minute
+    async def signup(self) -> bool:
+        """Sign up through the form (arrivals spread over half a minute)."""
+        await asyncio.sleep(self.n * 1.5)
         email = f"{self.name}@example.com"
         password = "soak-Pass-1234"
         landed, _ = await self.form_post(
@@ -271,6 +276,19 @@ class Person:
         )
         if "/accounts/signup/" in landed:
             self.tally.errors["sign-up refused"] += 1
+            return False
+        return True
+
+    async def post_from(self, page: str, action: str, extra: dict[str, str]) -> str:
+        """Submit a form of ``page`` (its fields, the CSRF token) to ``action``;
+        return the URL landed on."""
+        fields = FormFields()
+        fields.feed(await self.request(page))
+        answer = await self.request(action, {**fields.values, **extra})
+        return answer.split("\n", 1)[0]
+
+    async def live(self) -> None:
+        if not await self.signup():
             return
         presence = asyncio.create_task(self.presence())
         turn = 0
@@ -279,6 +297,42 @@ class Person:
             await self.request("/")
             turn += 1
         await presence
+
+
+async def friends(host: Person, guest: Person) -> None:
+    """Two people in friend rooms, again and again: the host creates a room of two
+    seats, the guest joins by its link, the host starts and both play."""
+    signed = await asyncio.gather(host.signup(), guest.signup())
+    if not all(signed):
+        return
+    presences = [asyncio.create_task(p.presence()) for p in (host, guest)]
+    tally = host.tally
+    while time.monotonic() < host.end:
+        page = await host.request("/rooms/new/")
+        fields = FormFields()
+        fields.feed(page)
+        extra = {"seats": "2", "host_seat": "1", "bot_level": "easy"}
+        if "target" in fields.options:
+            extra["target"] = min(fields.options["target"], key=int)
+        answer = await host.request("/rooms/new/", {**fields.values, **extra})
+        landed, body = answer.split("\n", 1) if answer else ("", "")
+        room = re.search(r"/rooms/(\d+)/$", landed)
+        link = re.search(r"/rooms/join/([\w-]+)/", body)
+        if not room or not link:
+            tally.errors["room not created"] += 1
+            return
+        room_path = f"/rooms/{room.group(1)}/"
+        join = f"/rooms/join/{link.group(1)}/"
+        if await guest.post_from(join, join, {}) != host.base + room_path:
+            tally.errors["room link did not seat the guest"] += 1
+            return
+        table_url = await host.post_from(room_path, f"{room_path}start/", {})
+        if "/tables/" not in table_url:
+            tally.errors["room did not start"] += 1
+            return
+        tally.rooms += 1
+        await asyncio.gather(host.play(table_url), guest.play(table_url))
+    await asyncio.gather(*presences)
 
 
 def probe(database: str, tally: Tally, stop: threading.Event) -> None:
@@ -337,8 +391,13 @@ def server_start(work: Path, port: int) -> tuple[subprocess.Popen[bytes], Path]:
 
 
 async def people(base: str, tally: Tally, minutes: float) -> None:
+    """``PEOPLE`` people: ``FRIEND_PAIRS`` pairs in friend rooms, the others
+    alternating practice tables and ranked searches."""
     end = time.monotonic() + minutes * 60
-    await asyncio.gather(*(Person(n, base, tally, end).live() for n in range(PEOPLE)))
+    persons = [Person(n, base, tally, end) for n in range(PEOPLE)]
+    pairs = [friends(persons[2 * i], persons[2 * i + 1]) for i in range(FRIEND_PAIRS)]
+    alone = [p.live() for p in persons[2 * FRIEND_PAIRS :]]
+    await asyncio.gather(*pairs, *alone)
 
 
 def main() -> None:
@@ -377,7 +436,8 @@ def main() -> None:
         f"{len(busy)} cores, log {log}"
     )
     print(
-        f"tables played {tally.tables}, moves sent {tally.moves}, "
+        f"tables played {tally.tables} (friend rooms {tally.rooms}), moves sent "
+        f"{tally.moves}, "
         f"HTTP {dict(sorted(tally.http.items()))}"
     )
     print(f"player-visible errors: {errors} {dict(tally.errors)}")
