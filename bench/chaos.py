@@ -360,14 +360,16 @@ class Player:
                     open_timeout=10,
                     max_size=2**20,
                 ) as ws:
-                    await self._play(ws, stop)
+                    if await self._play(ws, stop):
+                        return  # the table is over: nothing left to play
             except (TimeoutError, OSError, Exception):
                 pass
             if not stop.is_set():
                 self.reconnects += 1
                 await asyncio.sleep(0.3)
 
-    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
+    async def _play(self, ws: Any, stop: asyncio.Event) -> bool:
+        """Play until ``stop`` or the socket drops (False), or the table ends (True)."""
         seq = -1
         while not stop.is_set():
             try:
@@ -384,12 +386,13 @@ class Player:
                 await ws.send(json.dumps({"type": "sync"}))
             seq = frame["seq"]
             if frame["table"]["status"] != "playing":
-                return
+                return True
             legal = (frame.get("view") or {}).get("legal") or []
             if legal:
                 await asyncio.sleep(self.rng.uniform(0.1, 0.4))
                 action = self.rng.choice(legal)
                 await ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
+        return False
 
 
 # --- the faults

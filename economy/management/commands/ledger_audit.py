@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from economy.tasks import audit_report
+from economy.audit import ledger_audit
 
 
 class Command(BaseCommand):
@@ -12,7 +12,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         started = time.perf_counter()
-        breaches = audit_report()
+        breaches = [str(b) for b in ledger_audit()]
         elapsed = time.perf_counter() - started
         for line in breaches:
             self.stderr.write(self.style.ERROR(line))
