@@ -3,7 +3,9 @@ earned nothing (RULES.md §5, "Earning needs playing").
 
 The table is played to its end in the server's own database by a ``manage.py
 shell`` process, through the table services: the rival plays, the player's seat is
-played by the turn clock and the stand-in all match.
+played by the turn clock and the stand-in all match. A friend table of two people:
+it pays, but feeds no league, so the league pages' tests sharing this server see
+nothing of it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ User = get_user_model()
 me = User.objects.get(username={name!r})
 rival = User.objects.create_user(username={name!r} + "r", password="x-Long-pass-42")
 table = table_create(
-    mode="online", variant="draw", options={{"target": 50}}, clock_seconds=30,
+    mode="friend", variant="draw", options={{"target": 50}}, clock_seconds=30,
     hand_pause_seconds=0,
 )
 seat_join(table_id=table.pk, user=me)
