@@ -7,11 +7,11 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext
 
+from core.requests import SignedInRequest
 from economy import services
 from economy.errors import EconomyError
 from economy.forms import CorrectionForm
 from economy.models import Account, Boost, Entry, Transaction, XpAward
-from economy.views import SignedInRequest
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -4,23 +4,17 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInRequest
 from economy import conf, selectors, services
 from economy.errors import EconomyError
 from economy.player_messages import bonus_refusal, item_name, shop_refusal
-
-
-class SignedInRequest(HttpRequest):
-    """A request that ``login_required`` let through: its user is signed in."""
-
-    user: User
 
 
 @login_required

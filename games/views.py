@@ -8,12 +8,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInRequest
 from games import engine
 from games.errors import TableError
 from games.forms import PlayForm
@@ -25,13 +26,6 @@ from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
 from games.watchers import table_visible_or_404
-
-
-class SignedInRequest(HttpRequest):
-    """A request that ``login_required`` let through: its user is signed in."""
-
-    user: User
-
 
 ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 

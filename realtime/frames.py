@@ -16,6 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
+from core.refusals import Refusal
+
 logger = logging.getLogger("realtime")
 
 # The deepest client frame is an ``act`` with ``play_doubles``:
@@ -23,16 +25,8 @@ logger = logging.getLogger("realtime")
 MAX_DEPTH = 8
 
 
-class FrameError(Exception):
+class FrameError(Refusal):
     """A client frame that cannot be accepted; ``code`` is machine-readable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def as_frame(self, **extra: Any) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message, **extra}
 
 
 def frame_parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
