@@ -8,7 +8,8 @@ Closes a week of ``--players`` active players (groups of 30: ~3,400 groups for
 100,000) with ``leagues.rollover.weeks_rollover``: ranks, zones, divisions and the
 rewards through the ledger. Prints the median over ``--rounds`` weeks of the close and
 of the reward payments, then the ledger audit, then the SQL queries of the league page
-and of its JSON standings at two group sizes (they must be equal). Target (issue 23):
+and of its JSON standings at two group sizes (they must be equal), counted on the
+wire by ``bench/wire.py``'s PostgreSQL proxy. Target (issue 23):
 a week of 100,000 players closed, rewards included, in ≤ 60 s.
 
 Not timed: the players, their wallets and each week's memberships, made in bulk
@@ -38,10 +39,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench.wire import django_wired  # noqa: E402
 from economy.audit import ledger_audit  # noqa: E402
 from economy.ledger import wallet_key  # noqa: E402
 from economy.models import Account  # noqa: E402
@@ -140,10 +141,11 @@ def page_queries(
     )
     client.force_login(get_user_model().objects.get(pk=user_ids[0]))
     counts = []
-    for name in ("league", "league_standings"):
-        with CaptureQueriesContext(connection) as ctx:
+    with django_wired() as pg:
+        for name in ("league", "league_standings"):
+            before = pg.snapshot()
             assert client.get(reverse(name)).status_code == 200
-        counts.append(len(ctx.captured_queries))
+            counts.append(pg.since(before).statements)
     Membership.objects.filter(group=group).delete()
     group.delete()
     return counts[0], counts[1]

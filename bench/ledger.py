@@ -7,8 +7,9 @@
 Measures, with ``--workers`` concurrent processes: entry payments per second (four
 per table) and settled tables per second; then fills the ledger to at least one
 million entries and times the full audit. Prints medians over ``--rounds``, and the
-SQL statements (round trips, BEGIN and COMMIT included) of one entry payment and one
-settlement. Targets (issue 7): ≥ 500 settled tables/s, audit of 1 M entries in ≤ 10 s.
+SQL statements (BEGIN and COMMIT included) of one entry payment and one settlement,
+counted on the wire by ``bench/wire.py``'s PostgreSQL proxy. Targets (issue 7):
+≥ 500 settled tables/s, audit of 1 M entries in ≤ 10 s.
 
 What is timed is only the calls themselves: the players, their coins and (for the
 settlements) the entries are made before the clock starts; the worker processes are
@@ -36,8 +37,8 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from bench.wire import django_wired  # noqa: E402
 from economy.audit import ledger_audit  # noqa: E402
 from economy.models import Account, Entry, Transaction  # noqa: E402
 from economy.services import pot_entry_pay, pot_settle, wallets_ensure  # noqa: E402
@@ -86,15 +87,18 @@ def queries_count(run: str) -> dict[str, int]:
     users = players_make(4, FEE, f"{run}-q")
     table = f"b{run}q"
     counts = {}
-    for n, user_id in enumerate(users):
-        with CaptureQueriesContext(connection) as queries:
+    with django_wired() as pg:
+        for n, user_id in enumerate(users):
+            before = pg.snapshot()
             pot_entry_pay(table_ref=table, user_id=user_id, amount=FEE)
-        counts.setdefault(
-            "entry payment" if n else "first entry of a pot", len(queries)
-        )
-    with CaptureQueriesContext(connection) as queries:
+            counts.setdefault(
+                "entry payment" if n else "first entry of a pot",
+                pg.since(before).statements,
+            )
+        before = pg.snapshot()
         pot_settle(table_ref=table, winner_user_ids=[users[0], users[2]])
-    counts["settlement"] = len(queries)
+        counts["settlement"] = pg.since(before).statements
+        print("a settlement on the wire:", *pg.since(before).texts, sep="\n  ")
     return counts
 
 
