@@ -88,6 +88,8 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         "variant": table.variant,
         "title": variant_title(table.variant),
         "scoring": spec.scoring if spec else "",
+        # Block sets its undealt tiles aside: a stock nobody draws from is not shown.
+        "stock_drawn": spec is not None and spec.stock != engine.STOCK_NONE,
         "practice": table.mode == Table.Mode.PRACTICE,
         "rematch": reverse("table-rematch", args=[table.pk])
         if table.mode == Table.Mode.PRACTICE and mine is not None

@@ -327,7 +327,9 @@ export class TableUI {
     if (view) {
       bits.push(interpolate(gettext("Hand %(number)s"), { number: formatNumber(view.hand_no) }));
       bits.push(interpolate(gettext("Target %(points)s"), { points: formatNumber(view.target) }));
-      bits.push(interpolate(gettext("Stock %(count)s"), { count: formatNumber(view.stock_count) }));
+      if (this.config.stock_drawn) {
+        bits.push(interpolate(gettext("Stock %(count)s"), { count: formatNumber(view.stock_count) }));
+      }
       if (view.end_sum !== null && view.end_sum !== undefined) {
         bits.push(interpolate(gettext("Ends %(sum)s"), { sum: formatNumber(view.end_sum) }));
       }
