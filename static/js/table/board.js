@@ -74,6 +74,13 @@ export function snake(box, items, { reverse = false } = {}) {
     used += widths[i] + (row.length > 1 ? GAP : 0);
   });
   if (row.length) rows.push(row);
+  // An end button alone on the last row would point away from the tile it extends:
+  // the tile goes down with it.
+  const last = rows[rows.length - 1];
+  if (rows.length > 1 && last.length === 1 && last[0].classList.contains("end")) {
+    const before = rows[rows.length - 2];
+    if (before.length > 1) last.unshift(before.pop());
+  }
   if (rows.length < 2 && !reverse) return 1;
   box.replaceChildren(
     ...rows.map((nodes, r) => {

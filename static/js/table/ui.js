@@ -415,7 +415,6 @@ export class TableUI {
     const ends = Object.fromEntries(layout.ends.map((e) => [e.id, e]));
     const lastBySeat = lastPlays(view.history || []);
     const spun = spinnerArms(layout);
-    const wide = !window.matchMedia("(max-width: 700px)").matches;
     if (spun) {
       board.classList.add("with-spinner");
       const centre = el("div", { class: "spinner-centre", role: "img", "aria-label": interpolate(gettext("Spinner %(tile)s, in the centre"), { tile: tileLabel(layout.spinner) }) },
@@ -424,7 +423,8 @@ export class TableUI {
       );
       board.append(centre);
       for (const arm of spun) {
-        this.armRow(board, arm, ends, lastBySeat, { reverse: wide && arm.compass === "w", spinner: layout.spinner });
+        // A cross on every screen: the west arm grows leftwards from the spinner.
+        this.armRow(board, arm, ends, lastBySeat, { reverse: arm.compass === "w", spinner: layout.spinner });
       }
       return;
     }
