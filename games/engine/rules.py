@@ -3,9 +3,11 @@
 Decisions where RULES.md is silent (the seeds and "what a seasoned player
 expects"):
 
-* Dealing: hand ``h`` of a match is shuffled by ``random.Random(f"{seed}:{h}")``;
-  a redeal reshuffles with the same generator. Seat ``i`` gets the ``i``-th slice;
-  the rest is the stock (in ``block``, tiles set aside).
+* Dealing: a table with a fair deal deals by RULES.md §1.1 (``fair.py``; a redeal
+  takes the next redeal number). Otherwise hand ``h`` is shuffled by
+  ``random.Random(f"{seed}:{h}")`` and a redeal reshuffles with the same generator.
+  Seat ``i`` gets the ``i``-th slice; the rest is the stock (in ``block``, tiles set
+  aside).
 * Opening: the forced tile is played on the end ``"root"``. After the opening,
   play passes to the opener's left. "Heaviest tile" ties go to the seat nearest
   the dealer's left; that seat may open with any of its heaviest tiles.
@@ -31,10 +33,13 @@ expects"):
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
+from games.engine import fair
 from games.engine.actions import (
     CLAIM,
     CLOSE,
@@ -49,6 +54,7 @@ from games.engine.actions import (
     IllegalAction,
     parse_action,
 )
+from games.engine.fair import FairDeal
 from games.engine.layout import attach, close_ends, end_sum, ends_mask, open_layout
 from games.engine.messages import end_name, gettext_noop, text, text_list, tile_name
 from games.engine.options import Options, Rules, rules_for
@@ -143,15 +149,34 @@ def _choose_opener(
     return -1, ()
 
 
-def _deal(s: State, r: Rules, hand_no: int, dealer: int) -> State:
-    """Deal hand ``hand_no`` into ``s`` (a fresh copy) and return it."""
+def _shuffled(s: State, r: Rules, hand_no: int) -> Iterator[list[int]]:
+    """The tile ids of each successive deal of hand ``hand_no`` (the first deal,
+    then each redeal): by the fair deal when the table has one, else by
+    ``random.Random(f"{seed}:{hand_no}")``."""
+    if s.fair is not None:
+        for redeal in itertools.count():
+            hands, stock = fair.deal(
+                s.fair,
+                set_max=r.set_max,
+                seats=r.seats,
+                per_seat=r.tiles_per_seat,
+                hand=hand_no,
+                redeal=redeal,
+            )
+            yield [tile_id(a, b) for a, b in itertools.chain(*hands, stock)]
     rng = random.Random(f"{s.seed}:{hand_no}")
     tiles = list(range(r.n_tiles))
+    while True:
+        rng.shuffle(tiles)
+        yield list(tiles)
+
+
+def _deal(s: State, r: Rules, hand_no: int, dealer: int) -> State:
+    """Deal hand ``hand_no`` into ``s`` (a fresh copy) and return it."""
     n = r.seats
     k = r.tiles_per_seat
     redeals = 0
-    while True:
-        rng.shuffle(tiles)
+    for tiles in _shuffled(s, r, hand_no):
         hands_l = []
         for i in range(n):
             m = 0
@@ -186,16 +211,21 @@ def _deal(s: State, r: Rules, hand_no: int, dealer: int) -> State:
     return s
 
 
-def new_match(options: Options, seed: int) -> State:
-    """A new match with hand 1 dealt. Same options and seed: same deals."""
+def new_match(options: Options, seed: int, *, fair: FairDeal | None = None) -> State:
+    """A new match with hand 1 dealt. Same options and seed (or fair deal): same
+    deals. With ``fair``, every hand is dealt by RULES.md §1.1 and ``seed`` is
+    unused; its client seeds are one per seat."""
     if not isinstance(options, Options):
         raise TypeError("new_match needs an Options (see options_for)")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError("the seed must be an int")
     r = rules_for(options)
+    if fair is not None and len(fair.seeds) != r.seats:
+        raise ValueError("a fair deal needs one client seed per seat")
     s = object.__new__(State)
     s.options = options
     s.seed = seed
+    s.fair = fair
     s.scores = (0,) * r.n_sides
     s.last_winner = -1
     s.last_opener = -1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.fair import FairDeal
 from games.engine.options import Options
 from games.engine.tiles import PAIRS
 
@@ -36,6 +37,7 @@ Event = dict[str, Any]
 _SLOTS = (
     "options",
     "seed",
+    "fair",
     "hand_no",
     "dealer",
     "phase",
@@ -72,7 +74,8 @@ class State:
     __slots__ = _SLOTS
 
     options: Options
-    seed: int
+    seed: int  # deals of a table without a fair deal (``random.Random``)
+    fair: FairDeal | None  # the fair deal of RULES.md §1.1, when the table has one
     hand_no: int
     dealer: int
     phase: str
@@ -100,6 +103,7 @@ class State:
         new = object.__new__(State)
         new.options = self.options
         new.seed = self.seed
+        new.fair = self.fair
         new.hand_no = self.hand_no
         new.dealer = self.dealer
         new.phase = self.phase
@@ -204,6 +208,7 @@ def to_json(state: State) -> dict[str, Any]:
         "version": 1,
         "options": state.options.to_dict(),
         "seed": state.seed,
+        "fair": state.fair.to_dict() if state.fair is not None else None,
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "phase": state.phase,
@@ -261,4 +266,6 @@ def from_json(d: dict[str, Any]) -> State:
     put(s, "scores", tuple(d["scores"]))
     put(s, "log", _tuplify(d["log"]))
     put(s, "winners", tuple(d["winners"]))
+    fair = d.get("fair")  # absent from states stored before fair deals
+    put(s, "fair", FairDeal.from_dict(fair) if fair is not None else None)
     return s

@@ -131,6 +131,7 @@ def _play_points(state: State, action: Action) -> int:
 def _public_state(state: State, seat: int | None) -> dict[str, Any]:
     d = to_json(state)
     d["seed"] = None
+    d["fair"] = None  # the chain tops: h_k of a hand is revealed only once it ends
     d["hands"] = [h if i == seat else None for i, h in enumerate(state.hands)]
     d["stock"] = None
     d["stock_count"] = len(state.stock)
@@ -296,6 +297,7 @@ def determinize(
     d["hands"] = masks
     d["stock"] = stock_ids
     d["seed"] = 0
+    d["fair"] = None  # later hands of a guess are dealt from a placeholder seed
     d.pop("stock_count", None)
     if d["opening"] is None:
         d["opening"] = []
