@@ -3,15 +3,14 @@
 // Whole messages come translated from the page (#lobby-strings); the ones with
 // values in them from the JavaScript catalog.
 import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate, variantTitle } from "./i18n.js";
+import { connect } from "./socket.js";
 
 const root = document.getElementById("lobby");
 if (root) {
   const t = JSON.parse(document.getElementById("lobby-strings").textContent);
   const $ = (id) => document.getElementById(id);
   const searchBox = $("lobby-search");
-  let ws = null;
-  let delay = 1000;
-  let pinger = null;
+  let socket = null;
   let search = null;
   let searchClock = null;
   let offset = 0; // server clock minus ours, from the search's start
@@ -109,35 +108,13 @@ if (root) {
     }
   };
 
-  const send = (frame) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame)); };
+  const send = (frame) => socket.send(frame);
 
-  const onMessage = (e) => {
-    const m = JSON.parse(e.data);
+  const onFrame = (m) => {
     if (m.type === "state") { live = true; showError(""); paintState(m); }
     else if (m.type === "counts") paintCounts(m.pools);
     else if (m.type === "seated") { sessionStorage.removeItem("lobby-searching"); location.assign(m.url); }
     else if (m.type === "error") showError(m.message);
-  };
-
-  const connect = () => {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${proto}://${location.host}${root.dataset.url}`);
-    ws.onopen = () => {
-      delay = 1000;
-      pinger = setInterval(() => send({ type: "ping" }), 20000);
-    };
-    ws.onmessage = onMessage;
-    ws.onclose = (e) => {
-      clearInterval(pinger);
-      live = false;
-      paintSearch();
-      // Signed out, or too many lobby pages open (the error frame said so).
-      if (e.code === 4401 || e.code === 4429) return;
-      // 1001: the server is stopping (a restart); another one takes the socket.
-      show($("lobby-status"), e.code === 1001 ? gettext("The server is restarting…") : t.lost);
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 15000);
-    };
   };
 
   root.addEventListener("click", (e) => {
@@ -155,6 +132,17 @@ if (root) {
     send({ type: "warning_seen" });
     $("lobby-warning").hidden = true;
   });
-  show($("lobby-status"), gettext("connecting…"));
-  connect();
+  // The server sends the state on connect; the socket's status line (socket.js)
+  // says when it is connecting. A lost socket keeps the search (docs/protocol.md).
+  socket = connect(root.dataset.url, {
+    name: "lobby",
+    ping: 20000,
+    backoff: { base: 1000, max: 15000 },
+    texts: { reconnecting: () => t.lost },
+    onFrame,
+    onClose: () => {
+      live = false;
+      paintSearch();
+    },
+  });
 }

@@ -1,7 +1,9 @@
 // The presence socket on every signed-in page: keeps the "N players online" line
-// live where the page has one, shows room invitations as a toast with Accept and
-// Decline, and reconnects on loss.
+// live where the page has one, and shows room invitations as a toast with Accept and
+// Decline (with a sound, unless the player turned sounds off).
 import { formatNumber, gettext, interpolate, ngettext, variantTitle } from "./i18n.js";
+import { connect } from "./socket.js";
+import { Sounds } from "./table/sound.js";
 
 const el = document.getElementById("online");
 const toasts = document.getElementById("invitation-toasts");
@@ -47,6 +49,7 @@ function showInvitation(inv) {
   toast.append(text, accept, decline);
   toasts.append(toast);
   bumpCount();
+  sounds.bell();
 }
 
 function bumpCount() {
@@ -60,29 +63,21 @@ function bumpCount() {
   badge.textContent = String(Number(badge.textContent) + 1);
 }
 
+const sounds = new Sounds();
+
+const showCount = (n) => {
+  if (el) el.textContent = interpolate(ngettext("%(count)s player online", "%(count)s players online", n), { count: formatNumber(n) });
+};
+
 if (presenceUrl) {
-  let delay = 1000;
-  const connect = () => {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}${presenceUrl}`);
-    let timer;
-    const show = (n) => {
-      if (el) el.textContent = interpolate(ngettext("%(count)s player online", "%(count)s players online", n), { count: formatNumber(n) });
-    };
-    ws.onopen = () => { delay = 1000; ws.send('{"type":"ping"}'); timer = setInterval(() => ws.send('{"type":"ping"}'), 60000); };
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
+  const socket = connect(presenceUrl, {
+    name: "presence",
+    ping: 60000,
+    backoff: { base: 1000, max: 30000 },
+    onOpen: () => socket.send({ type: "ping" }),
+    onFrame: (m) => {
       if (m.type === "invitation") showInvitation(m.invitation);
-      else if ("online" in m) show(m.online);
-    };
-    ws.onclose = (e) => {
-      clearInterval(timer);
-      if (e.code === 4401 || e.code === 4429) return;
-      // 1001: the server is stopping (a restart); the next count replaces this.
-      if (e.code === 1001 && el) el.textContent = gettext("The server is restarting…");
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    };
-  };
-  connect();
+      else if ("online" in m) showCount(m.online);
+    },
+  });
 }

@@ -52,6 +52,19 @@ def start_practice(
     wait_ready(page)
 
 
+def create_room(page: Page, *, seats: int = 3) -> None:
+    """Create a friend room of Draw from the home page; the page is then the room."""
+    page.goto("/")
+    page.get_by_role("link", name="Create a room").click()
+    page.select_option("select[name=variant]", "draw")
+    page.select_option("select[name=seats]", str(seats))
+    page.select_option("select[name=target]", "50")
+    page.fill("input[name=clock]", "90")
+    page.select_option("select[name=bot_level]", "easy")
+    page.get_by_role("button", name="Create the room").click()
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+
+
 def wait_ready(page: Page) -> None:
     page.wait_for_function(
         "() => window.dominoTable && window.dominoTable.ui.frame !== null"

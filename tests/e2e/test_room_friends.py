@@ -10,21 +10,16 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import PASSWORD, act_once, frame, signup, wait_ready
+from tests.e2e.helpers import (
+    PASSWORD,
+    act_once,
+    create_room,
+    frame,
+    signup,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
-
-
-def create_room(page: Page, *, seats: int = 3) -> None:
-    page.goto("/")
-    page.get_by_role("link", name="Create a room").click()
-    page.select_option("select[name=variant]", "draw")
-    page.select_option("select[name=seats]", str(seats))
-    page.select_option("select[name=target]", "50")
-    page.fill("input[name=clock]", "90")
-    page.select_option("select[name=bot_level]", "easy")
-    page.get_by_role("button", name="Create the room").click()
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
 
 
 def seq(page: Page) -> int:

@@ -280,3 +280,15 @@ def test_drag_and_drop_plays_a_tile(new_page):
         assert sorted(play["tile"]) not in [sorted(t) for t in after["view"]["hand"]]
         return
     raise AssertionError("never had a tile to drag onto an end")
+
+
+def test_the_sound_line_keeps_no_separator_once_leave_is_gone(new_page):
+    page = new_page()
+    signup(page)
+    start_practice(page, "draw", levels=("easy",))
+    line = page.locator(".leave-line")
+    expect(line).to_have_text("Sound: on · Leave this game")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave").click()
+    expect(page.locator("#leave")).to_be_hidden()
+    assert line.inner_text().strip() == "Sound: on"

@@ -25,7 +25,10 @@ ENDPOINTS = {
             "realtime/consumers.py",
             "realtime/frames.py",
         ],
-        "browser": sorted((ROOT / "static/js/table").glob("*.js")),
+        "browser": [
+            *sorted((ROOT / "static/js/table").glob("*.js")),
+            ROOT / "static/js/socket.js",
+        ],
     },
     "/ws/presence/": {
         "server": [
@@ -33,7 +36,7 @@ ENDPOINTS = {
             "realtime/consumers.py",
             "realtime/frames.py",
         ],
-        "browser": [ROOT / "static/js/presence.js"],
+        "browser": [ROOT / "static/js/presence.js", ROOT / "static/js/socket.js"],
     },
     "/ws/lobby/": {
         "server": [
@@ -42,7 +45,7 @@ ENDPOINTS = {
             "realtime/consumers.py",
             "realtime/frames.py",
         ],
-        "browser": [ROOT / "static/js/lobby.js"],
+        "browser": [ROOT / "static/js/lobby.js", ROOT / "static/js/socket.js"],
     },
 }
 

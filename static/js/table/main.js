@@ -1,6 +1,7 @@
 // Entry point of the table page.
 import { TableSocket } from "./socket.js";
 import { gettext } from "../i18n.js";
+import { useStatusElement } from "../socket.js";
 import { TableUI } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -17,6 +18,8 @@ socket = new TableSocket(config.ws, {
   onError: (frame) => ui.error(frame),
   onStatus: (status) => ui.setConnection(status),
 });
+// The page's sockets (this one, presence) say how they are doing above the seats.
+useStatusElement(document.getElementById("conn"));
 ui.setConnection("connecting");
 socket.connect();
 

@@ -1,8 +1,9 @@
-// The table's WebSocket: numbered state frames, resync on gaps, reconnect with backoff.
+// The table's socket over the site's shared client (../socket.js): numbered state
+// frames, resync on gaps and after a reconnect, and asking again when quiet.
 
 import { gettext } from "../i18n.js";
+import { connect } from "../socket.js";
 
-const MAX_BACKOFF_MS = 8000;
 // Frames are delivered at most once (Redis pub/sub): a lost frame shows as a gap in
 // `seq` when the next one arrives, but a lost *last* frame would not, so a socket
 // that has heard nothing for this long asks for the state again.
@@ -14,8 +15,14 @@ const QUIET_SYNC_MS = 20000;
 // screen is current, without a reload.
 const DUE_GRACE_MS = 1500;
 const DUE_SYNC_MS = 2000;
-// Close codes of a refused socket and what the page tells the player.
-const REFUSALS = { 4401: "signed_out", 4403: "forbidden", 4404: "no_table", 4429: "too_many" };
+// Close codes of a refused socket and what the page tells the player; the shared
+// client stops trying after them. For 4429 the server's own message comes first.
+const REFUSALS = {
+  4401: () => gettext("You are signed out — log in again to play."),
+  4403: () => gettext("You may not open this table."),
+  4404: () => gettext("This table does not exist."),
+  4429: () => gettext("Too many game pages are open. Close some of them, then reload this page."),
+};
 // A server that is stopping closes with 1001 ("going away"): say so, and reconnect.
 const GOING_AWAY = 1001;
 
@@ -23,15 +30,13 @@ export class TableSocket {
   /**
    * @param {string} path e.g. "/ws/tables/7/"
    * @param {{onState: Function, onError: Function, onStatus: Function}} handlers
+   *   onStatus gets "open", "reconnecting", "restarting" or "refused".
    */
   constructor(path, handlers) {
     this.path = path;
     this.handlers = handlers;
     this.seq = null;
-    this.attempt = 0;
-    this.ws = null;
-    this.stopped = false;
-    this.opened = false;
+    this.client = null;
     this.quietTimer = null;
     this.dueAt = null; // when the shown state's timed job falls due (ms, local clock)
   }
@@ -44,56 +49,32 @@ export class TableSocket {
 
   quietReset() {
     window.clearTimeout(this.quietTimer);
-    if (this.stopped) return;
+    if (this.client?.stopped || this.client?.state === "refused") return;
     this.quietTimer = window.setTimeout(() => {
-      if (this.ws && this.ws.readyState === WebSocket.OPEN) this.send({ type: "sync" });
+      if (this.client.isOpen) this.client.send({ type: "sync" });
       this.quietReset();
     }, this.quietDelay());
   }
 
-  url() {
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${window.location.host}${this.path}`;
-  }
-
   connect() {
-    const ws = new WebSocket(this.url());
-    this.ws = ws;
-    ws.addEventListener("open", () => {
-      const reconnect = this.opened;
-      this.opened = true;
-      this.attempt = 0;
-      this.handlers.onStatus("open");
-      // The server sends the state on connect; ask again after a reconnect anyway.
-      if (reconnect) this.send({ type: "sync" });
-    });
-    ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", (event) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.stopped) return;
-      // The server accepts, then closes with a code saying why it will not serve
-      // this page (docs/protocol.md): reconnecting would not help.
-      const refused = REFUSALS[event.code];
-      if (refused) {
-        this.handlers.onStatus(refused);
-        return;
-      }
-      this.handlers.onStatus(event.code === GOING_AWAY ? "restarting" : "reconnecting");
-      const delay = Math.min(MAX_BACKOFF_MS, 400 * 2 ** this.attempt);
-      this.attempt += 1;
-      window.setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
+    this.client = connect(this.path, {
+      name: "table",
+      backoff: { base: 400, max: 8000 },
+      refusals: REFUSALS,
+      onOpen: ({ reconnect }) => {
+        this.handlers.onStatus("open");
+        // The server sends the state on connect; ask again after a reconnect anyway.
+        if (reconnect) this.send({ type: "sync" });
+      },
+      onClose: ({ code, retrying }) => {
+        if (!retrying) window.clearTimeout(this.quietTimer);
+        this.handlers.onStatus(!retrying ? "refused" : code === GOING_AWAY ? "restarting" : "reconnecting");
+      },
+      onFrame: (frame) => this.receive(frame),
     });
   }
 
-  receive(text) {
-    let frame;
-    try {
-      frame = JSON.parse(text);
-    } catch {
-      this.quietReset();
-      return;
-    }
+  receive(frame) {
     if (frame.type === "state" && !(this.seq !== null && frame.seq < this.seq)) {
       const timer = frame.table && frame.table.timer;
       this.dueAt = timer && timer.deadline ? timer.deadline * 1000 : null;
@@ -112,11 +93,10 @@ export class TableSocket {
   }
 
   send(frame) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+    if (!this.client || !this.client.send(frame)) {
       this.handlers.onError({ code: "offline", message: gettext("Not connected — reconnecting…") });
       return false;
     }
-    this.ws.send(JSON.stringify(frame));
     return true;
   }
 
@@ -126,6 +106,6 @@ export class TableSocket {
 
   /** Drop the connection on purpose, e.g. to test that it comes back. */
   drop() {
-    if (this.ws) this.ws.close();
+    this.client?.drop();
   }
 }

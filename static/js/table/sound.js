@@ -1,6 +1,7 @@
-// Optional sounds, made with Web Audio (no files): a click when a tile is played and
-// a chime when it becomes your turn. Nothing sounds before the player's first
-// interaction with the page; the toggle's choice is remembered in localStorage.
+// Optional sounds, made with Web Audio (no files): a click when a tile is played, a
+// chime when it becomes your turn, and a bell for an invitation (on every page).
+// Nothing sounds before the player's first interaction with the page; the toggle's
+// choice is remembered in localStorage, so every page follows it.
 
 const KEY = "dominoes.sound";
 
@@ -63,6 +64,12 @@ export class Sounds {
   chime() {
     this.tone(660, 0, 0.25, 0.12);
     this.tone(990, 0.12, 0.35, 0.1);
+  }
+
+  bell() {
+    this.tone(880, 0, 0.4, 0.12);
+    this.tone(1320, 0.18, 0.5, 0.1);
+    this.tone(880, 0.36, 0.6, 0.08);
   }
 }
 

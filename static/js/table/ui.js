@@ -80,7 +80,6 @@ export class TableUI {
     this.connection = "connecting";
     this.errorTimer = null;
     this.parts = {
-      conn: root.querySelector("#conn"),
       seats: root.querySelector("#seats"),
       info: root.querySelector("#info"),
       board: root.querySelector("#board"),
@@ -160,24 +159,10 @@ export class TableUI {
     }, 6000);
   }
 
+  /** The table socket's state ("open", "reconnecting", "restarting", "refused"):
+   * the shared client's status line says it in words; moves wait for "open". */
   setConnection(status) {
     this.connection = status;
-    const box = this.parts.conn;
-    const text = {
-      reconnecting: () => gettext("reconnecting…"),
-      restarting: () => gettext("The server is restarting…"),
-      connecting: () => gettext("connecting…"),
-      signed_out: () => gettext("You are signed out — log in again to play."),
-      no_table: () => gettext("This table does not exist."),
-      forbidden: () => gettext("You may not open this table."),
-      too_many: () => gettext("Too many game pages are open. Close some of them, then reload this page."),
-    }[status]?.();
-    box.hidden = !text;
-    box.textContent = text || "";
-    if (status === "signed_out") {
-      const next = encodeURIComponent(window.location.pathname);
-      box.append(" ", el("a", { href: `/accounts/login/?next=${next}` }, gettext("Log in")));
-    }
     this.root.classList.toggle("offline", status !== "open");
   }
 
