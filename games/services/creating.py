@@ -13,10 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from dbtools.rows import row_insert
 from games import engine
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.rows import row_insert, table_seats
+from games.rows import table_seats
 from games.services.seats import team_of
 from games.services.transitions import (
     MOVES,

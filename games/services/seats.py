@@ -6,12 +6,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
+from dbtools.rows import row_insert
 from games import engine
 from games.errors import TableError
 from games.leaving import leave_handler
 from games.models import Seat, Table
 from games.presence import seat_sockets_count
-from games.rows import row_insert, table_locked, table_seating_locked, table_seats
+from games.rows import table_locked, table_seating_locked, table_seats
 from games.services.cancelling import table_cancel_locked
 from games.services.transitions import change, state_of, table_lock
 from games.timers import timer_next
