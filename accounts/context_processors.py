@@ -1,7 +1,7 @@
-"""The main navigation, built from URL names: each app's page shows once it exists."""
+"""The main navigation, built from URL names."""
 
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -14,13 +14,6 @@ NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
     ("league", _("League"), ()),
     ("wallet", _("Wallet"), ()),
 ]
-
-
-def _reverse(name: str) -> str | None:
-    try:
-        return reverse(name)
-    except NoReverseMatch:
-        return None
 
 
 def _match(path: str, prefixes: list[str]) -> int:
@@ -37,10 +30,8 @@ def nav(request: HttpRequest) -> dict[str, object]:
     items: list[dict[str, object]] = []
     best = 0
     for name, label, also in NAV:
-        url = _reverse(name)
-        if url is None:
-            continue
-        prefixes = [url, *filter(None, (_reverse(n) for n in also))]
+        url = reverse(name)
+        prefixes = [url, *(reverse(n) for n in also)]
         score = _match(request.path, prefixes)
         best = max(best, score)
         items.append({"url": url, "label": label, "score": score})

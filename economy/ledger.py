@@ -32,9 +32,6 @@ from economy.models import Account, Entry, Transaction
 
 Leg = tuple[Account, int]
 
-MINT_KEY = "mint"
-SHOP_KEY = "shop"
-
 
 def wallet_key(user_id: int) -> str:
     return f"wallet:{user_id}"

@@ -1,7 +1,9 @@
 """Refusals of the economy in a player's words: no account keys, request keys or reprs.
 
-The services' own messages name accounts and keys for operators and logs; what a
-player reads on the wallet and shop pages comes from here.
+The services' own texts (an error's ``detail``) name accounts and keys for operators
+and logs; what a player reads on the wallet and shop pages comes from here: an
+error's own ``message`` where it says enough, else words that know the page (the
+item, the shortfall).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
     """Why a purchase of ``item`` was refused, for the player who tried it."""
     offer = conf.shop_items().get(item)
     if isinstance(exc, UnknownItem) or offer is None:
-        return str(gettext("The shop does not sell that item."))
+        return str(UnknownItem.player_message)
     if isinstance(exc, InsufficientFunds):
         missing = max(offer.price - balance, 1)
         return str(
@@ -51,9 +53,5 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
 def bonus_refusal(exc: EconomyError) -> str:
     """Why the daily bonus was refused."""
     if isinstance(exc, AlreadyClaimed):
-        return str(
-            gettext(
-                "You already claimed today's bonus. The next one opens at 00:00 UTC."
-            )
-        )
+        return exc.message
     return str(gettext("The daily bonus could not be paid; try again in a moment."))

@@ -96,16 +96,9 @@ class TableConsumer(SocketConsumer):
             await self._handle(frame)
         except FrameError as err:
             frame_warn("table", err, self.user.pk)
-            await self.send_json({**err.as_frame(), "seq": self.seq})
+            await self.send_json(err.as_frame(seq=self.seq))
         except TableError as err:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "code": err.code,
-                    "message": err.message,
-                    "seq": self.seq,
-                }
-            )
+            await self.send_json(err.as_frame(seq=self.seq))
 
     async def _handle(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]

@@ -1,11 +1,14 @@
 """The one error type of table services: a code for machines, a message for people."""
 
+from core.refusals import Refusal
 
-class TableError(Exception):
-    """An action or request the table refuses; nothing was changed."""
+
+class TableError(Refusal):
+    """An action or request the table refuses; nothing was changed.
+
+    ``field`` names the option at fault, for forms (None when no one option is).
+    """
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field  # the option at fault, for forms
+        super().__init__(code, message)
+        self.field = field

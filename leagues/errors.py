@@ -1,8 +1,7 @@
 """League errors, each with a code and a message written for a person."""
 
+from core.refusals import Refusal
 
-class LeagueError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+
+class LeagueError(Refusal):
+    """A league request refused; nothing was changed."""

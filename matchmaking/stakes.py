@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from dbtools.prepared import prepared_cursor
+from dbtools.rows import row_insert
 from economy import conf as economy_conf
 from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
@@ -34,7 +35,6 @@ from economy.services import (
 )
 from games.engine import VARIANTS
 from games.errors import TableError
-from games.rows import row_insert
 from games.services import (
     seat_add,
     seat_free,

@@ -11,7 +11,6 @@ daphne drops one left so for 5 s. ``LazyAuthMiddlewareStack`` puts the same
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.auth import AuthMiddleware, get_user
@@ -20,8 +19,6 @@ from django.utils.functional import empty
 
 # The scope key of the awaitable that loads the socket's user.
 USER_RESOLVER = "user_resolver"
-
-UserResolver = Callable[[], Awaitable[Any]]
 
 
 class LazyAuthMiddleware(AuthMiddleware):  # type: ignore[misc]

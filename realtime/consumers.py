@@ -53,6 +53,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from prometheus_client import Counter
 
+from core.refusals import Refusal
 from realtime.auth import USER_RESOLVER
 from realtime.db import database_busy
 from realtime.live import (
@@ -225,16 +226,10 @@ class SocketConsumer(AsyncWebsocketConsumer):
         if message["type"] == "websocket.connect":
             await self.refuse(SERVER_FAULT)
             return
-        await self.send_json(
-            {
-                "type": "error",
-                "code": "internal",
-                "message": gettext(
-                    "Something went wrong on our side. Please try again."
-                ),
-                "seq": self.seq,
-            }
+        fault = Refusal(
+            "internal", gettext("Something went wrong on our side. Please try again.")
         )
+        await self.send_json(fault.as_frame(seq=self.seq))
 
     async def _busy(self, message: dict[str, Any]) -> None:
         """No database connection was free: say so, and when to try again.
@@ -245,15 +240,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
         logger.warning("%s %s: the database is busy", self.where, message["type"])
         if not self._accepted:
             await self.accept()
-        await self.send_json(
-            {
-                "type": "error",
-                "code": "busy",
-                "message": gettext("The server is busy, try again in a moment."),
-                "retry": BUSY_RETRY_SECONDS,
-                "seq": self.seq,
-            }
-        )
+        busy = Refusal("busy", gettext("The server is busy, try again in a moment."))
+        await self.send_json(busy.as_frame(retry=BUSY_RETRY_SECONDS, seq=self.seq))
         if message["type"] == "websocket.connect":
             await self.close(code=SERVER_FAULT)
 
@@ -286,15 +274,11 @@ class SocketConsumer(AsyncWebsocketConsumer):
         reach the socket, so say so and close; the page reconnects."""
         exc = self._layer_failure
         logger.warning("%s connect: the channel layer is down: %r", self.where, exc)
-        await self.send_json(
-            {
-                "type": "error",
-                "code": "unavailable",
-                "message": gettext(
-                    "Live updates are unavailable for a moment. Reconnecting…"
-                ),
-            }
+        down = Refusal(
+            "unavailable",
+            gettext("Live updates are unavailable for a moment. Reconnecting…"),
         )
+        await self.send_json(down.as_frame())
         await self.close(code=SERVER_FAULT)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
@@ -385,9 +369,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
             "then reload this page."
         )
         await self.accept()
-        await self.send_json(
-            {"type": "error", "code": "too_many_sockets", "message": message}
-        )
+        await self.send_json(Refusal("too_many_sockets", message).as_frame())
         await self.close(code=TOO_MANY_SOCKETS, reason=close_reason(message))
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:

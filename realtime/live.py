@@ -39,11 +39,6 @@ def live_discard(socket: LiveSocket) -> None:
     _live.discard(socket)
 
 
-def live_count() -> int:
-    """How many sockets this process serves now."""
-    return len(_live)
-
-
 def server_stopping() -> bool:
     """Whether this process has begun to stop (its sockets are being closed)."""
     return _state["stopping"]

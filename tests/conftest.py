@@ -131,11 +131,11 @@ def celery_worker_running(django_db_setup, django_db_blocker):
 def queued(monkeypatch):
     """Record timed jobs instead of sending them to a broker (task bodies are called
     directly in these tests)."""
-    from games import services as games_services
+    from games.services import transitions
 
     jobs: list[tuple[int, int]] = []
     monkeypatch.setattr(
-        games_services,
+        transitions,
         "tick_job",
         lambda tid, seq, deadline: jobs.append((tid, seq)),
     )

@@ -287,10 +287,6 @@ class Rules:
     end_scoring: bool  # end-sums score at all
     threes: bool  # end-sums divisible by 3 score too
 
-    def is_opponent(self, a: int, b: int) -> bool:
-        """Whether seats a and b are on different sides."""
-        return self.side_of[a] != self.side_of[b]
-
 
 @lru_cache(maxsize=256)
 def rules_for(options: Options) -> Rules:

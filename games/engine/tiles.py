@@ -7,7 +7,7 @@ every set and a hand is an ``int`` whose bit ``t`` says that tile ``t`` is held.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 MAX_PIPS = 12
 N_TILES_MAX = (MAX_PIPS + 1) * (MAX_PIPS + 2) // 2  # 91
@@ -52,25 +52,12 @@ def set_size(set_max: int) -> int:
     return (set_max + 1) * (set_max + 2) // 2
 
 
-def full_mask(set_max: int) -> int:
-    """Bitmask of the whole double-``set_max`` set."""
-    return (1 << set_size(set_max)) - 1
-
-
 def bits(mask: int) -> Iterator[int]:
     """Tile ids of a bitmask, lowest first."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def mask_of(ids: Iterable[int]) -> int:
-    """Bitmask of tile ids."""
-    m = 0
-    for t in ids:
-        m |= 1 << t
-    return m
 
 
 def mask_pips(mask: int) -> int:
@@ -81,12 +68,6 @@ def mask_pips(mask: int) -> int:
         total += PIPS[low.bit_length() - 1]
         mask ^= low
     return total
-
-
-def other_half(t: int, n: int) -> int:
-    """The half of tile ``t`` that is not ``n`` (``n`` must be on the tile)."""
-    lo = TILE_LO[t]
-    return TILE_HI[t] if lo == n else lo
 
 
 def tile_pairs(mask: int) -> list[tuple[int, int]]:

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from economy.errors import AlreadyClaimed, InsufficientFunds, InvalidAmount, PotClosed
 from economy.player_messages import bonus_refusal, shop_refusal
@@ -72,3 +73,35 @@ def test_pot_refusals_name_no_table_ref_or_repr(player):
     assert str(closed.value) == "This table's pot is closed: it takes no more entries."
     for exc in (bad_fee.value, wrong.value, closed.value):
         assert not INTERNALS.search(str(exc)), str(exc)
+
+
+def test_an_economy_error_shows_players_its_message_and_logs_its_detail(player):
+    user = player(1000)
+    with pytest.raises(InvalidAmount) as bad_fee:
+        pot_entry_pay(table_ref="78", user_id=user.pk, amount=-5)
+    err = bad_fee.value
+    assert err.code == "invalid_amount"
+    fees = "The entry fee is one of 100, 250, 500, 1000 coins."
+    assert str(err) == err.detail == fees
+    assert err.message == "That did not work; reload the page and try again."
+    assert err.as_frame() == {
+        "type": "error",
+        "code": "invalid_amount",
+        "message": "That did not work; reload the page and try again.",
+    }
+    assert not INTERNALS.search(err.message)
+    closed = PotClosed("the pot of table 78 is settled")
+    assert str(closed) == "the pot of table 78 is settled"
+    assert closed.message == "This table is no longer taking players."
+    assert "78" not in closed.message
+
+
+def test_an_economy_errors_message_is_in_the_players_language():
+    english = "You already claimed today's bonus. The next one opens at 00:00 UTC."
+    with translation.override("es"):
+        err = AlreadyClaimed("user 5 already has wallet:5:daily:2026-12-02")
+        expected = translation.gettext(english)
+    assert expected != english
+    assert err.message == expected
+    assert str(err) == "user 5 already has wallet:5:daily:2026-12-02"
+    assert bonus_refusal(err) == expected

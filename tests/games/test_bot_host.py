@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from games import bot_host, engine, services
+from games import bot_host, engine
 from games.models import Table
+from games.services import timed_jobs
 
 
 @pytest.fixture(autouse=True)
@@ -47,20 +48,20 @@ def test_bot_action_passes_the_machine_speed_to_hard(  # type: ignore[no-untyped
 ):
     settings.BOT_MACHINE_SPEED = 0.4
     seen: dict[str, Any] = {}
-    real = services.bot_choose
+    real = timed_jobs.bot_choose
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.update(kwargs)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "bot_choose", spy)
+    monkeypatch.setattr(timed_jobs, "bot_choose", spy)
     state = engine.new_match(engine.options_for("block", seats=2), 3)
     seat = engine.current_seat(state)
     assert seat is not None
     table = Table(seed=3, seq=1)
-    a = services.bot_action(table=table, state=state, position=seat, level=level)
+    a = timed_jobs.bot_action(table=table, state=state, position=seat, level=level)
     assert a in engine.legal_actions(state, seat)
     assert seen["machine_speed"] == expected
     # the same table, seq and speed give the same move (replayable)
-    again = services.bot_action(table=table, state=state, position=seat, level=level)
+    again = timed_jobs.bot_action(table=table, state=state, position=seat, level=level)
     assert again == a

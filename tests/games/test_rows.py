@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dbtools.prepared import prepared_cursor
+from dbtools.rows import row_insert
 from games.models import Seat, Table, TableEvent
 from games.rows import (
     event_append,
-    row_insert,
     table_locked,
     table_seating_locked,
     table_seats,

@@ -61,7 +61,7 @@ def hidden_from(state_json: dict, position: int | None) -> set[tuple[int, int]]:
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
 def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, options):
-    from games import services
+    from games.services import transitions
 
     checked = {"frames": 0, "hands": 0}
 
@@ -91,8 +91,8 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             checked["hands"] += 1
         return messages
 
-    real_push = services.table_frames
-    monkeypatch.setattr(services, "table_frames", check)
+    real_push = transitions.table_frames
+    monkeypatch.setattr(transitions, "table_frames", check)
     user = make_user()
     seats = options["seats"]
     table = table_practice_create(

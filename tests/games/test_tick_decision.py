@@ -10,9 +10,15 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import engine, services
+from games import engine
 from games.models import Seat, Table, TableEvent
-from games.services import seat_presence, table_act, table_practice_create, table_tick
+from games.services import (
+    seat_presence,
+    table_act,
+    table_practice_create,
+    table_tick,
+    timed_jobs,
+)
 from tests.support.tables import table_state
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +52,7 @@ def bot_to_move(user: Any) -> Table:
 def spy_on_choose(monkeypatch: Any, during: Any = None) -> list[int]:
     """Record the transaction depth at each decision, running ``during`` then."""
     depths: list[int] = []
-    real = services.bot_choose
+    real = timed_jobs.bot_choose
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         depths.append(len(connection.atomic_blocks))
@@ -54,7 +60,7 @@ def spy_on_choose(monkeypatch: Any, during: Any = None) -> list[int]:
             during()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "bot_choose", spy)
+    monkeypatch.setattr(timed_jobs, "bot_choose", spy)
     return depths
 
 

@@ -24,6 +24,7 @@ ENDPOINTS = {
             "games/consumers.py",
             "realtime/consumers.py",
             "realtime/frames.py",
+            "core/refusals.py",
         ],
         "browser": [
             *sorted((ROOT / "static/js/table").glob("*.js")),
@@ -35,6 +36,7 @@ ENDPOINTS = {
             "accounts/consumers.py",
             "realtime/consumers.py",
             "realtime/frames.py",
+            "core/refusals.py",
         ],
         "browser": [ROOT / "static/js/presence.js", ROOT / "static/js/socket.js"],
     },
@@ -44,6 +46,7 @@ ENDPOINTS = {
             "matchmaking/selectors.py",
             "realtime/consumers.py",
             "realtime/frames.py",
+            "core/refusals.py",
         ],
         "browser": [ROOT / "static/js/lobby.js", ROOT / "static/js/socket.js"],
     },

@@ -1,0 +1,132 @@
+"""The common step of every table write: the next ``seq``, its log entry, the next
+timed job, and the frames posted to ``realtime.outbox`` to go out after commit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext
+from prometheus_client import Counter
+
+from games import engine
+from games.errors import TableError
+from games.finish import table_finish
+from games.models import Seat, Table
+from games.payloads import table_frames
+from games.rows import event_append, table_locked, table_update
+from games.ticks import TickJob, tick_job
+from games.timers import NextTimer, timer_next
+from realtime import outbox
+
+MOVES = Counter(
+    "dominoes_moves_total", "Table transitions applied, by actor.", ["actor"]
+)
+
+
+def state_of(table: Table) -> engine.State:
+    """The engine state of a table that has started (it always has one)."""
+    if table.state is None:
+        raise TableError("not_playing", gettext("This table is not in play."))
+    return engine.from_json(table.state)
+
+
+def table_lock(table_id: int) -> Table:
+    """Load and lock the table row; call inside ``transaction.atomic``."""
+    table = table_locked(table_id)
+    if table is None:
+        raise TableError("no_table", gettext("There is no such table."))
+    return table
+
+
+def transition(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State,
+    *,
+    position: int | None,
+    actor: str,
+    action: dict[str, Any] | None,
+    fields: list[str],
+) -> None:
+    """Save ``state`` as the next ``seq`` with its log entry, decide the next timed
+    job, and post the frames and the job to the outbox. Call it while holding the
+    table's row lock."""
+    table.seq += 1
+    MOVES.labels(actor).inc()
+    table.state = engine.to_json(state)
+    events = list(state.events)
+    event_append(
+        table=table,
+        seq=table.seq,
+        seat=position,
+        actor=actor,
+        action=action,
+        events=events,
+    )
+    update = ["seq", "state", "timer", "timer_seat", "deadline", *fields]
+    if state.phase == "match_over":
+        table_finish(table=table, seats=seats, state=state)
+        update += ["status", "finished_at"]
+    timer_set(table, timer_next(table=table, seats=seats, state=state))
+    table_update(table, update)
+    frames_post(table, seats, state, events)
+
+
+def change(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State | None,
+    *,
+    position: int | None,
+    actor: str = "player",
+    timer: NextTimer | None = None,
+    fields: Sequence[str] = (),
+    events: Sequence[dict[str, Any]] = (),
+) -> None:
+    """Seats, timer or status changed without a move: the next ``seq`` all the same,
+    with a log entry without an action (replay skips it) holding ``events``, and the
+    frames and job posted as for a move. ``timer`` None keeps the current job and
+    its deadline."""
+    table.seq += 1
+    event_append(
+        table=table,
+        seq=table.seq,
+        seat=position,
+        actor=actor,
+        action=None,
+        events=list(events),
+    )
+    if timer is not None:
+        timer_set(table, timer)
+    table_update(table, ["seq", "timer", "timer_seat", "deadline", *fields])
+    frames_post(table, seats, state, [])
+
+
+def frames_post(
+    table: Table,
+    seats: list[Seat],
+    state: engine.State | None,
+    events: list[dict[str, Any]],
+) -> None:
+    """Hand the outbox this ``seq``'s frames and the timed job that follows them."""
+    frames = table_frames(table=table, seats=seats, state=state, events=events)
+    outbox.post(seq=table.seq, frames=frames, job=job_of(table))
+
+
+def job_of(table: Table) -> TickJob | None:
+    """The Celery task for the job recorded on the row, if any."""
+    if not table.timer or table.deadline is None:
+        return None
+    return tick_job(table.pk, table.seq, table.deadline)
+
+
+def timer_set(table: Table, timer: NextTimer) -> None:
+    """Record the next timed job on the row (the caller saves it)."""
+    table.timer = timer.kind
+    table.timer_seat = timer.seat
+    table.deadline = (
+        timezone.now() + timedelta(seconds=timer.delay) if timer.due else None
+    )
