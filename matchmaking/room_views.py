@@ -21,13 +21,13 @@ from games.engine import VARIANTS
 from games.models import Table
 from games.names import variant_dict, variant_title
 from matchmaking import rooms
+from matchmaking.errors import RoomError
 from matchmaking.models import Room
 from matchmaking.room_codes import (
     room_code_blocked,
     room_code_miss,
     room_code_normalise,
 )
-from matchmaking.room_errors import RoomError
 from matchmaking.room_forms import RoomForm
 from matchmaking.room_selectors import (
     invitations_pending,

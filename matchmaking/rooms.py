@@ -34,6 +34,7 @@ from games.services import (
     table_start,
     table_waiting_cancel,
 )
+from matchmaking.errors import RoomError
 from matchmaking.models import (
     Block,
     Room,
@@ -42,7 +43,6 @@ from matchmaking.models import (
     RoomRematchVote,
 )
 from matchmaking.room_codes import room_code_new, room_token_new
-from matchmaking.room_errors import RoomError
 from matchmaking.room_notify import invitation_push
 
 BOT_LEVELS = ("easy", "medium", "hard")

@@ -6,8 +6,8 @@ import logging
 from typing import Any
 
 from games.finish import FinishNotice
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeTable
-from matchmaking.stake_errors import StakeError
 from matchmaking.stake_settle import stake_settle
 from matchmaking.stakes import stake_cancel
 

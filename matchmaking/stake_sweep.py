@@ -14,8 +14,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.models import Table
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeTable
-from matchmaking.stake_errors import StakeError
 from matchmaking.stakes import stake_cancel, stake_expire
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from matchmaking.stake_errors import StakeError
+from matchmaking.errors import StakeError
 from matchmaking.stake_selectors import stake_lobby, stake_result
 from matchmaking.stakes import stake_amounts, stake_shapes, stake_sit, stake_stand
 
@@ -34,7 +34,7 @@ def _reply(
 ) -> HttpResponse:
     if _wants_json(request):
         if error is not None:
-            body = {"error": {"code": error.code, "message": error.message}}
+            body = {"error": error.as_json()}
             return JsonResponse(body, status=400)
         return JsonResponse({"ok": True, "message": ok})
     if error is not None:

@@ -42,9 +42,9 @@ from games.services import (
     table_create,
     table_deal,
 )
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stake_busy import user_busy_elsewhere
-from matchmaking.stake_errors import StakeError
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import connection
 
+from matchmaking.errors import RoomError
 from matchmaking.models import RoomInvitation
-from matchmaking.room_errors import RoomError
 from matchmaking.rooms import invitation_accept, invitation_send, room_create
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
 

@@ -121,7 +121,7 @@ def test_the_host_may_allow_spectators(client, make_user, room_started):
 
 def test_only_the_host_changes_the_option(make_user, room_started):
     room, _table, _ana, ben = room_started
-    from matchmaking.room_errors import RoomError
+    from matchmaking.errors import RoomError
 
     with pytest.raises(RoomError):
         room_spectators_set(room_id=room.pk, user=ben, allow=True)

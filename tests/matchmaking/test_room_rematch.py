@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Table
-from matchmaking.room_errors import RoomError
+from matchmaking.errors import RoomError
 from matchmaking.rooms import room_create, room_join, room_rematch, room_start
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
 from tests.support.tables import drive

@@ -13,8 +13,8 @@ from django.utils import timezone
 from economy.conf import friend_percent, online_rewards
 from economy.selectors import player_xp, wallet_balance
 from games.models import Table
+from matchmaking.errors import RoomError
 from matchmaking.models import Block, Room, RoomEvent, RoomInvitation
-from matchmaking.room_errors import RoomError
 from matchmaking.rooms import (
     invitation_accept,
     invitation_decline,

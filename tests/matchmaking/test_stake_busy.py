@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from economy.selectors import wallet_balance
-from matchmaking.errors import MatchError
+from matchmaking.errors import MatchError, StakeError
 from matchmaking.models import Search, StakeTable
 from matchmaking.services import search_cancel, search_start
-from matchmaking.stake_errors import StakeError
 from matchmaking.stakes import stake_sit
 from tests.matchmaking.stake_helpers import snapshot
 

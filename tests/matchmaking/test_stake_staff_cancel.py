@@ -8,8 +8,8 @@ from django.urls import reverse
 from economy.selectors import pot_state, wallet_balance
 from games.models import Table
 from games.services import table_cancel
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeTable
-from matchmaking.stake_errors import StakeError
 from matchmaking.stakes import stake_cancel, stake_sit
 from tests.matchmaking.stake_helpers import assert_sound, kinds_of
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 from economy.selectors import pot_balance, pot_state, wallet_balance
 from games.models import Seat, Table
 from matchmaking import stake_busy, stakes
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_errors import StakeError
 from matchmaking.stake_sweep import stakes_overdue
 from matchmaking.stakes import stake_cancel, stake_expire, stake_sit, stake_stand
 from tests.matchmaking.stake_helpers import (

@@ -11,8 +11,8 @@ from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
 from games.services import table_act
 from matchmaking import stakes
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_errors import StakeError
 from matchmaking.stake_settle import stake_settle
 from matchmaking.stakes import stake_cancel, stake_sit
 from tests.economy.test_postgres import run_threads

@@ -12,8 +12,8 @@ from django.urls import reverse
 from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
 from matchmaking import rooms, stakes
+from matchmaking.errors import RoomError
 from matchmaking.models import Room, StakeSitter, StakeTable
-from matchmaking.room_errors import RoomError
 from tests.games.test_table_socket import Player
 from tests.matchmaking.leave_helpers import assert_books_agree
 from tests.matchmaking.stake_helpers import fund
