@@ -10,7 +10,7 @@ urlpatterns = [
     path("", include("economy.urls")),
     path("", include("games.urls")),
     path("", include("games.guide.urls")),
-    path("", include("matchmaking.urls")),
+    path("", include("matchmaking.pools.urls")),
     path("", include("matchmaking.room_urls")),
     path("", include("matchmaking.stake_urls")),
     path("", include("leagues.urls")),

@@ -11,7 +11,7 @@ class MatchmakingConfig(AppConfig):
         from games.leaving import leave_handler_register
         from games.signals import table_cancelled
         from games.watchers import watch_check_register
-        from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
+        from matchmaking.pools import receivers
         from matchmaking.room_selectors import room_table_watchable
         from matchmaking.rooms import room_table_leave
         from matchmaking.stake_receivers import (

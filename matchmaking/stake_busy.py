@@ -4,7 +4,7 @@ at a stake table? One question, asked by ``stake_sit`` inside its transaction.
 Each check is a function of the user's id returning a player-facing reason, or
 None. The other direction needs no check here: an online search is refused while
 the player holds a seat at a live online or stake table, an open stake table's
-seat included (``matchmaking.services.search_start``, code ``seated``).
+seat included (``matchmaking.pools.services.search_start``, code ``seated``).
 """
 
 from __future__ import annotations

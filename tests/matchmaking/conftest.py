@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture
 def lobby_frames(monkeypatch):
     """Record every (group, message) sent to lobby sockets."""
-    from matchmaking import notify
+    from matchmaking.pools import notify
 
     sent: list[tuple[str, dict]] = []
     monkeypatch.setattr(notify, "lobby_send", lambda msgs: sent.extend(msgs))
@@ -18,7 +18,7 @@ def lobby_frames(monkeypatch):
 @pytest.fixture
 def no_wave_tasks(monkeypatch):
     """Waves queued "at once" are recorded, not sent to a broker."""
-    from matchmaking import services
+    from matchmaking.pools import services
 
     queued: list[str] = []
     monkeypatch.setattr(services, "_wave_soon", queued.append)

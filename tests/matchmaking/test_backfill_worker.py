@@ -15,7 +15,7 @@ from games import engine
 from games.models import Table
 from games.services import table_act
 from matchmaking.models import Rating, Search
-from matchmaking.services import search_start, wave_run
+from matchmaking.pools.services import search_start, wave_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

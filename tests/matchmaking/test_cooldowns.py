@@ -9,11 +9,15 @@ from django.utils import timezone
 
 from games.models import Table, TableEvent
 from games.signals import SeatResult
-from matchmaking.conduct import cooldown_check, cooldown_warning_seen, offence_record
 from matchmaking.errors import MatchError
 from matchmaking.models import Cooldown, Offence, Search
-from matchmaking.selectors import cooldown_frame
-from matchmaking.services import search_start
+from matchmaking.pools.conduct import (
+    cooldown_check,
+    cooldown_warning_seen,
+    offence_record,
+)
+from matchmaking.pools.selectors import cooldown_frame
+from matchmaking.pools.services import search_start
 from tests.support.finishing import finish_announce
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from matchmaking.models import Search
-from matchmaking.services import wave_run
+from matchmaking.pools.services import wave_run
 from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.models import Seat, Table
 from matchmaking.models import Search
-from matchmaking.services import search_start, wave_run
+from matchmaking.pools.services import search_start, wave_run
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

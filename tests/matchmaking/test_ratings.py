@@ -6,7 +6,7 @@ import pytest
 
 from games.signals import SeatResult
 from matchmaking.models import Rating, RatingChange
-from matchmaking.selectors import rating_change_of, ratings_of
+from matchmaking.pools.selectors import rating_change_of, ratings_of
 from tests.support.finishing import finish_announce
 
 pytestmark = pytest.mark.django_db

@@ -12,11 +12,16 @@ from django.utils import timezone
 from games.models import Seat, Table
 from games.names import seat_display_name
 from games.services import seat_leave
-from matchmaking.conduct import block_add
 from matchmaking.errors import MatchError
 from matchmaking.models import Search
-from matchmaking.selectors import lobby_state, search_frame
-from matchmaking.services import search_cancel, search_start, search_touch, wave_run
+from matchmaking.pools.conduct import block_add
+from matchmaking.pools.selectors import lobby_state, search_frame
+from matchmaking.pools.services import (
+    search_cancel,
+    search_start,
+    search_touch,
+    wave_run,
+)
 
 pytestmark = pytest.mark.django_db
 

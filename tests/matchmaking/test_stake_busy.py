@@ -7,7 +7,7 @@ import pytest
 from economy.selectors import wallet_balance
 from matchmaking.errors import MatchError, StakeError
 from matchmaking.models import Search, StakeTable
-from matchmaking.services import search_cancel, search_start
+from matchmaking.pools.services import search_cancel, search_start
 from matchmaking.stakes import stake_sit
 from tests.matchmaking.stake_helpers import snapshot
 

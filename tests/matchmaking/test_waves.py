@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matchmaking.waves import Gap, Waiting, wave_groups
+from matchmaking.pools.waves import Gap, Waiting, wave_groups
 
 GAP = Gap(start=100.0, per_second=20.0, cap=600.0)
 
@@ -134,7 +134,7 @@ def test_the_fast_grouping_decides_as_the_rule_read_literally() -> None:
 def test_the_first_groups_of_a_wave_are_those_of_the_whole_grouping() -> None:
     import random
 
-    from matchmaking.waves import wave_first_groups
+    from matchmaking.pools.waves import wave_first_groups
 
     rng = random.Random(12)
     for case in range(200):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matchmaking.consumers import LobbyConsumer
+from matchmaking.pools.consumers import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 from games import engine
 from games.names import variant_dict
-from matchmaking.conduct import block_add, block_remove
 from matchmaking.errors import MatchError
-from matchmaking.selectors import (
+from matchmaking.pools.conduct import block_add, block_remove
+from matchmaking.pools.selectors import (
     leaderboard,
     lobby_state,
     rating_change_of,

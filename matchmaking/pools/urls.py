@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matchmaking import views
+from matchmaking.pools import views
 
 urlpatterns = [
     path("play/online/", views.lobby, name="lobby"),

@@ -1,7 +1,7 @@
 """``/ws/lobby/``: pool counts kept live, Find/Cancel, and the way to one's table.
 
 Thin: parse a frame, await one service call, answer with the player's lobby state or
-an error. Seating and counts arrive through ``matchmaking.notify``'s groups. See
+an error. Seating and counts arrive through ``matchmaking.pools.notify``'s groups. See
 docs/protocol.md, "/ws/lobby/".
 """
 
@@ -12,16 +12,16 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.utils.translation import gettext as _
 
-from matchmaking.conduct import cooldown_warning_seen
 from matchmaking.errors import MatchError
-from matchmaking.notify import LOBBY_GROUP, lobby_user_group
-from matchmaking.selectors import lobby_state
-from matchmaking.services import (
+from matchmaking.pools.conduct import cooldown_warning_seen
+from matchmaking.pools.notify import LOBBY_GROUP, lobby_user_group
+from matchmaking.pools.selectors import lobby_state
+from matchmaking.pools.services import (
     search_cancel,
     search_start,
     search_touch,
 )
-from matchmaking.tasks import search_unwatched_check_later
+from matchmaking.pools.tasks import search_unwatched_check_later
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn

@@ -11,10 +11,27 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games.models import Seat, Table
-from matchmaking.display import rating_label, rating_points, rating_provisional
 from matchmaking.models import Cooldown, Rating, RatingChange, Search
-from matchmaking.pools import Pool, pool_get, pools_all
-from matchmaking.services import gap_setting, live_table_of
+from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
+from matchmaking.pools.display import rating_label, rating_points, rating_provisional
+
+# A player with a seat at a table of these modes and states cannot search a pool.
+LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
+LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
+def live_table_of(*, user_id: int) -> int | None:
+    """The live online or stake table where the player holds a seat, if any."""
+    return (
+        Seat.objects.filter(
+            user_id=user_id,
+            forfeited=False,
+            table__mode__in=LIVE_MODES,
+            table__status__in=LIVE_STATUSES,
+        )
+        .values_list("table_id", flat=True)
+        .first()
+    )
 
 
 def pool_counts() -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from matchmaking.ratings import MU
+from matchmaking.pools.ratings import MU
 
 SCALE = 40.0  # display points per openskill mu point (a new sigma shows as 333)
 BASE = 1500.0

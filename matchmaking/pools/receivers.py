@@ -13,8 +13,8 @@ from typing import Any
 
 from economy.services import Placing, table_rewards_pay
 from games.finish import FinishNotice
-from matchmaking.conduct import offences_on_table_finished
-from matchmaking.ratings import ratings_apply
+from matchmaking.pools.conduct import offences_on_table_finished
+from matchmaking.pools.ratings import ratings_apply
 from matchmaking.rooms import room_table_cancelled
 
 # The modes each consequence applies to (RULES.md §5-§6). Stake tables are paid by

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.models import Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
-from matchmaking.pools import Pool
+from matchmaking.pools.config import Pool
 
 SIMULATED_LEVELS = ("medium", "hard")
 _FIRST = (

@@ -1,4 +1,5 @@
-"""The online pools: one table shape each, read from ``MATCHMAKING_POOLS``."""
+"""The online pools' settings: one table shape per pool (``MATCHMAKING_POOLS``) and
+the rating gap a wave allows (``MATCHMAKING_RATING_GAP``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
+from matchmaking.pools.waves import Gap
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +70,10 @@ def pool_get(key: object) -> Pool | None:
     if not isinstance(key, str):
         return None
     return next((p for p in pools_all() if p.key == key), None)
+
+
+def gap_setting() -> Gap:
+    """The rating gap a wave allows between a group's players, as it widens with
+    their wait (``MATCHMAKING_RATING_GAP``: start, growth per second, cap)."""
+    start, per_second, cap = settings.MATCHMAKING_RATING_GAP
+    return Gap(start=float(start), per_second=float(per_second), cap=float(cap))

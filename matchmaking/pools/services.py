@@ -2,7 +2,7 @@
 
 A wave holds its pool's ``PoolWave`` row lock (``select_for_update(skip_locked)``: a
 second wave of the same pool returns at once), groups the waiting searches
-(``matchmaking.waves``) as far as it seats, locks the searches of the groups it
+(``matchmaking.pools.waves``) as far as it seats, locks the searches of the groups it
 seats, so a search cancelled meanwhile keeps its group from sitting, seats each
 group through the ``games`` services and marks the searches seated with one guarded
 update. Players hear of their table after commit.
@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -28,46 +29,28 @@ from django.db.models import (
     Value,
     When,
 )
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Seat, Table
-from matchmaking import notify
-from matchmaking.conduct import cooldown_check
 from matchmaking.errors import MatchError
 from matchmaking.models import Block, PoolWave, Rating, Search
-from matchmaking.pools import Pool, pool_get, pools_all
-from matchmaking.seating import Member, groups_seat
-from matchmaking.waves import Gap, Waiting, wave_first_groups
+from matchmaking.pools import notify
+from matchmaking.pools.conduct import cooldown_check
+from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
+from matchmaking.pools.display import rating_points
+from matchmaking.pools.seating import Member, groups_seat
+from matchmaking.pools.selectors import live_table_of, pool_counts
+from matchmaking.pools.waves import Waiting, wave_first_groups
 
 logger = logging.getLogger(__name__)
 
-LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
-LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
-
-
-def gap_setting() -> Gap:
-    start, per_second, cap = settings.MATCHMAKING_RATING_GAP
-    return Gap(start=float(start), per_second=float(per_second), cap=float(cap))
-
-
-def live_table_of(*, user_id: int) -> int | None:
-    """The live online or stake table where the player holds a seat, if any."""
-    return (
-        Seat.objects.filter(
-            user_id=user_id,
-            forfeited=False,
-            table__mode__in=LIVE_MODES,
-            table__status__in=LIVE_STATUSES,
-        )
-        .values_list("table_id", flat=True)
-        .first()
-    )
+# The Celery task (``matchmaking.pools.tasks``) that runs one pool's wave, queued
+# by name so that the services do not import the task shells built over them.
+POOL_WAVE_TASK = "matchmaking.pool_wave"
 
 
 def _rating_for(user_id: int, variant: str) -> float:
-    from matchmaking.display import rating_points
-
     mu = (
         Rating.objects.filter(user_id=user_id, variant=variant)
         .values_list("mu", flat=True)
@@ -340,17 +323,13 @@ def waves_run_all(*, now: datetime | None = None) -> list[WaveResult]:
 
 
 def _wave_soon(pool_key: str) -> None:
-    from matchmaking.tasks import pool_wave_task
-
     try:
-        pool_wave_task.delay(pool_key)
+        current_app.send_task(POOL_WAVE_TASK, args=(pool_key,), ignore_result=True)
     except Exception:
         logger.exception("could not queue a wave of %s", pool_key)
 
 
 def _seated_send(result: WaveResult) -> None:
-    from django.urls import reverse
-
     notify.lobby_send(
         [
             (
@@ -368,8 +347,6 @@ def _seated_send(result: WaveResult) -> None:
 
 
 def _counts_send() -> None:
-    from matchmaking.selectors import pool_counts
-
     notify.lobby_send(
         [(notify.LOBBY_GROUP, {"type": "lobby.counts", "pools": pool_counts()})]
     )
