@@ -204,7 +204,7 @@ def tables_create(users: list[Any], count: int) -> list[Seating]:
         table_practice_create,
         table_start,
     )
-    from matchmaking.rooms import room_create, room_join, room_start
+    from matchmaking.rooms.services import room_create, room_join, room_start
     from matchmaking.stakes import stake_sit
 
     seatings = []

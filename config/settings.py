@@ -93,7 +93,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.nav",
-                "matchmaking.room_context.invitations",
+                "matchmaking.rooms.context.invitations",
             ],
         },
     },

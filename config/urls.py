@@ -11,7 +11,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.guide.urls")),
     path("", include("matchmaking.pools.urls")),
-    path("", include("matchmaking.room_urls")),
+    path("", include("matchmaking.rooms.urls")),
     path("", include("matchmaking.stake_urls")),
     path("", include("leagues.urls")),
     path("accounts/", include("allauth.urls")),

@@ -12,8 +12,9 @@ class MatchmakingConfig(AppConfig):
         from games.signals import table_cancelled
         from games.watchers import watch_check_register
         from matchmaking.pools import receivers
-        from matchmaking.room_selectors import room_table_watchable
-        from matchmaking.rooms import room_table_leave
+        from matchmaking.rooms.receivers import room_on_table_cancelled
+        from matchmaking.rooms.selectors import room_table_watchable
+        from matchmaking.rooms.services import room_table_leave
         from matchmaking.stake_receivers import (
             stake_on_table_cancelled,
             stake_on_table_finished,
@@ -37,7 +38,7 @@ class MatchmakingConfig(AppConfig):
             stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
         )
         table_cancelled.connect(
-            receivers.room_on_table_cancelled,
+            room_on_table_cancelled,
             dispatch_uid="matchmaking.rooms.cancelled",
         )
         # A waiting stake or friend table is left only through its books' owner.

@@ -1,6 +1,5 @@
 """What a finished table owes in matchmaking and the economy: rewards, ratings,
-leavers' offences (registered with ``games.finish`` by ``MatchmakingConfig``); and
-what a cancelled friend-room table does to its room.
+leavers' offences (registered with ``games.finish`` by ``MatchmakingConfig``).
 
 Each runs once per table inside the transaction that marks its finish step done;
 each is also idempotent per table (the ledger's keys, ``RatingChange`` and
@@ -9,13 +8,10 @@ each is also idempotent per table (the ledger's keys, ``RatingChange`` and
 
 from __future__ import annotations
 
-from typing import Any
-
 from economy.services import Placing, table_rewards_pay
 from games.finish import FinishNotice
 from matchmaking.pools.conduct import offences_on_table_finished
 from matchmaking.pools.ratings import ratings_apply
-from matchmaking.rooms import room_table_cancelled
 
 # The modes each consequence applies to (RULES.md §5-§6). Stake tables are paid by
 # ``matchmaking.stake_receivers`` with their pot (a forfeited seat earns nothing).
@@ -56,9 +52,3 @@ def conduct_on_table_finished(notice: FinishNotice) -> None:
     offences_on_table_finished(
         table_id=notice.table_id, mode=notice.mode, results=notice.results
     )
-
-
-def room_on_table_cancelled(sender: Any, *, table_id: int, mode: str, **_: Any) -> None:
-    """A friend room whose table ``games`` cancelled (staff, abandoned) closes."""
-    if mode == "friend":
-        room_table_cancelled(table_id=table_id)

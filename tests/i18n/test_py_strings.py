@@ -375,7 +375,7 @@ def test_the_scan_covers_the_modules_that_speak_to_players() -> None:
         "games/engine/rules.py",
         "games/engine/actions.py",
         "realtime/frames.py",
-        "matchmaking/rooms.py",
+        "matchmaking/rooms/services.py",
         "matchmaking/stakes.py",
         "economy/views.py",
     ):

@@ -9,7 +9,7 @@ from django.db import connection
 
 from matchmaking.errors import RoomError
 from matchmaking.models import RoomInvitation
-from matchmaking.rooms import invitation_accept, invitation_send, room_create
+from matchmaking.rooms.services import invitation_accept, invitation_send, room_create
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from matchmaking.models import RoomInvitation
-from matchmaking.rooms import room_create
+from matchmaking.rooms.services import room_create
 from tests.games.test_distributed import stack_env
 from tests.support import session_cookie
 from tests.support.servers import daphne_start

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games.models import Table
 from matchmaking.models import Room, RoomInvitation
-from matchmaking.rooms import invitation_send, room_create, room_start
+from matchmaking.rooms.services import invitation_send, room_create, room_start
 from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -174,7 +174,7 @@ def test_recent_opponents_under_the_username_field(client, make_user, notified):
 def test_too_many_wrong_codes_are_refused_even_the_right_one(client, make_user):
     from django.core.cache import cache
 
-    from matchmaking.room_codes import CODE_MISSES_ALLOWED
+    from matchmaking.rooms.codes import CODE_MISSES_ALLOWED
 
     cache.clear()
     ana, cy = make_user("ana"), make_user("cy")

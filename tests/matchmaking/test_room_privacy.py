@@ -17,7 +17,7 @@ from games.errors import TableError
 from games.models import Table
 from games.selectors import table_membership
 from matchmaking.models import Room
-from matchmaking.rooms import (
+from matchmaking.rooms.services import (
     invitation_send,
     room_create,
     room_spectators_set,

@@ -15,7 +15,7 @@ from economy.selectors import player_xp, wallet_balance
 from games.models import Table
 from matchmaking.errors import RoomError
 from matchmaking.models import Block, Room, RoomEvent, RoomInvitation
-from matchmaking.rooms import (
+from matchmaking.rooms.services import (
     invitation_accept,
     invitation_decline,
     invitation_send,

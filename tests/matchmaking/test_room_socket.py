@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from matchmaking.rooms import invitation_send, room_create
+from matchmaking.rooms.services import invitation_send, room_create
 from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

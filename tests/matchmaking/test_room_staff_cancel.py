@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.models import Table
 from matchmaking.models import Room
-from matchmaking.rooms import room_create, room_join, room_start
+from matchmaking.rooms.services import room_create, room_join, room_start
 from tests.matchmaking.room_helpers import notified_fixture  # noqa: F401
 
 pytestmark = pytest.mark.django_db

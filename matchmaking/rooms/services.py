@@ -42,8 +42,8 @@ from matchmaking.models import (
     RoomInvitation,
     RoomRematchVote,
 )
-from matchmaking.room_codes import room_code_new, room_token_new
-from matchmaking.room_notify import invitation_push
+from matchmaking.rooms.codes import room_code_new, room_token_new
+from matchmaking.rooms.notify import invitation_push
 
 BOT_LEVELS = ("easy", "medium", "hard")
 CLOCK_RANGE = (10, 120)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from matchmaking.room_selectors import invitation_count
+from matchmaking.rooms.selectors import invitation_count
 
 
 def invitations(request: HttpRequest) -> dict[str, int]:

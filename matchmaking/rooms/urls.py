@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matchmaking import room_views as views
+from matchmaking.rooms import views
 
 urlpatterns = [
     path("rooms/new/", views.room_new, name="room-new"),

@@ -1,4 +1,4 @@
-"""Friend-room pages and endpoints: thin shells over ``matchmaking.rooms``.
+"""Friend-room pages and endpoints: thin shells over ``matchmaking.rooms.services``.
 
 A POST answers with a redirect and a message, or with JSON when the page's script
 asks for it (``Accept: application/json``): ``{"url": ...}`` or ``{"error": ...}``.
@@ -20,16 +20,16 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engine import VARIANTS
 from games.models import Table
 from games.names import variant_dict, variant_title
-from matchmaking import rooms
 from matchmaking.errors import RoomError
 from matchmaking.models import Room
-from matchmaking.room_codes import (
+from matchmaking.rooms import services as rooms
+from matchmaking.rooms.codes import (
     room_code_blocked,
     room_code_miss,
     room_code_normalise,
 )
-from matchmaking.room_forms import RoomForm
-from matchmaking.room_selectors import (
+from matchmaking.rooms.forms import RoomForm
+from matchmaking.rooms.selectors import (
     invitations_pending,
     recent_opponents,
     room_for_code,
