@@ -12,7 +12,7 @@ urlpatterns = [
     path("", include("games.guide.urls")),
     path("", include("matchmaking.pools.urls")),
     path("", include("matchmaking.rooms.urls")),
-    path("", include("matchmaking.stake_urls")),
+    path("", include("matchmaking.stakes.urls")),
     path("", include("leagues.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

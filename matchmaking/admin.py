@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stakes import stake_cancel
+from matchmaking.stakes.services import stake_cancel
 
 
 @admin.register(StakeTable)

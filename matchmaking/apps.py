@@ -15,11 +15,11 @@ class MatchmakingConfig(AppConfig):
         from matchmaking.rooms.receivers import room_on_table_cancelled
         from matchmaking.rooms.selectors import room_table_watchable
         from matchmaking.rooms.services import room_table_leave
-        from matchmaking.stake_receivers import (
+        from matchmaking.stakes.receivers import (
             stake_on_table_cancelled,
             stake_on_table_finished,
         )
-        from matchmaking.stakes import stake_leave
+        from matchmaking.stakes.services import stake_leave
 
         consequence_register(
             "rewards",

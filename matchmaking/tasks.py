@@ -4,7 +4,7 @@
 subpackages' task modules here registers their tasks in every worker.
 """
 
-from matchmaking import stake_tasks as stakes_tasks
 from matchmaking.pools import tasks as pools_tasks
+from matchmaking.stakes import tasks as stakes_tasks
 
 __all__ = ["pools_tasks", "stakes_tasks"]

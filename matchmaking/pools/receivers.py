@@ -14,7 +14,7 @@ from matchmaking.pools.conduct import offences_on_table_finished
 from matchmaking.pools.ratings import ratings_apply
 
 # The modes each consequence applies to (RULES.md §5-§6). Stake tables are paid by
-# ``matchmaking.stake_receivers`` with their pot (a forfeited seat earns nothing).
+# ``matchmaking.stakes.receivers`` with their pot (a forfeited seat earns nothing).
 REWARDED_MODES = ("friend", "online")
 RATED_MODES = ("online", "stake")
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
 from statistics import median
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
+from dbtools.prepared import prepared_cursor
 from games.models import Seat, Table
 from matchmaking.models import Cooldown, Rating, RatingChange, Search
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
@@ -204,3 +207,22 @@ def leaderboard(*, variant: str) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
+
+
+@cache
+def _waiting_sql() -> str:
+    meta = Search._meta
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT 1 FROM {quote(meta.db_table)} "  # noqa: S608 - names from the model
+        f"WHERE {quote(meta.get_field('user').column)} = %s "
+        f"AND {quote(meta.get_field('status').column)} = %s LIMIT 1"
+    )
+
+
+def user_searching(*, user_id: int) -> bool:
+    """Whether the player waits in an online pool now (plain SQL: the stake tables
+    ask this on every sit-down, where the query compiler cost more than the query)."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_waiting_sql(), [user_id, Search.Status.WAITING.value])
+        return cursor.fetchone() is not None

@@ -28,7 +28,7 @@ def no_wave_tasks(monkeypatch):
 @pytest.fixture
 def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
     """No broker and no channel layer for stake tests: jobs and frames recorded."""
-    from matchmaking import stakes
+    from matchmaking.stakes import services as stakes
 
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
 

@@ -19,8 +19,8 @@ from economy.selectors import pot_balance, wallet_balance
 from games.errors import TableError
 from games.models import Seat, Table
 from games.services import table_leave, table_practice_create
-from matchmaking import stakes
 from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.stakes import services as stakes
 from tests.economy.test_postgres import run_threads
 from tests.matchmaking.leave_helpers import (
     assert_books_agree,

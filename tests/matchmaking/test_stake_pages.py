@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from economy.selectors import wallet_balance
 from games.models import Table
-from matchmaking import stakes
 from matchmaking.models import StakeTable
+from matchmaking.stakes import services as stakes
 from tests.matchmaking.stake_helpers import fund, kinds_of, snapshot
 
 pytestmark = pytest.mark.django_db

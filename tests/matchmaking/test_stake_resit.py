@@ -12,8 +12,8 @@ from economy.selectors import pot_balance, wallet_balance
 from economy.services import ledger_correct
 from games.models import Seat
 from games.services import table_practice_create
-from matchmaking import stakes
 from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.stakes import services as stakes
 from tests.matchmaking.leave_helpers import assert_books_agree
 from tests.matchmaking.stake_helpers import fund, snapshot
 

@@ -12,11 +12,17 @@ from django.utils import timezone
 
 from economy.selectors import pot_balance, pot_state, wallet_balance
 from games.models import Seat, Table
-from matchmaking import stake_busy, stakes
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_sweep import stakes_overdue
-from matchmaking.stakes import stake_cancel, stake_expire, stake_sit, stake_stand
+from matchmaking.stakes import busy as stake_busy
+from matchmaking.stakes import services as stakes
+from matchmaking.stakes.services import (
+    stake_cancel,
+    stake_expire,
+    stake_sit,
+    stake_stand,
+)
+from matchmaking.stakes.sweep import stakes_overdue
 from tests.matchmaking.stake_helpers import (
     assert_sound,
     fund,
@@ -261,7 +267,7 @@ def test_settlement_pays_the_whole_pot_to_the_winner_once(
     assert wallet_balance(user_id=loser.pk) == 0 + 25
     assert not StakeSitter.objects.exists()
     assert stakes_overdue() == 0
-    from matchmaking.stake_settle import stake_settle
+    from matchmaking.stakes.settle import stake_settle
 
     assert stake_settle(table_id=row.pk) == "settled"
     assert wallet_balance(user_id=winner.pk) == 1100

@@ -10,11 +10,11 @@ import pytest
 from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
 from games.services import table_act
-from matchmaking import stakes
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_settle import stake_settle
-from matchmaking.stakes import stake_cancel, stake_sit
+from matchmaking.stakes import services as stakes
+from matchmaking.stakes.services import stake_cancel, stake_sit
+from matchmaking.stakes.settle import stake_settle
 from tests.economy.test_postgres import run_threads
 from tests.matchmaking.stake_helpers import (
     assert_sound,
@@ -184,7 +184,7 @@ def test_the_last_move_racing_an_operator_abort_exactly_one_wins(
 def test_settle_racing_a_fault_cancel_exactly_one_wins(
     make_user, expiries, queued, pushes, monkeypatch, seed
 ):
-    from matchmaking import stake_receivers
+    from matchmaking.stakes import receivers as stake_receivers
 
     # The finishing move's own settlement is held back: the two race instead.
     monkeypatch.setattr(stake_receivers, "stake_settle", lambda **_: "")

@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 
 from economy.selectors import wallet_balance
 from games.models import Seat
-from matchmaking import stakes
 from matchmaking.models import StakeTable
-from matchmaking.stake_sweep import stakes_overdue
+from matchmaking.stakes import services as stakes
+from matchmaking.stakes.sweep import stakes_overdue
 from tests.games.test_table_socket import Player, play_to_the_end
 from tests.matchmaking.stake_helpers import assert_sound, fund, kinds_of
 

@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
-from matchmaking import stakes
 from matchmaking.errors import RoomError
 from matchmaking.models import Room, StakeSitter, StakeTable
 from matchmaking.rooms import services as rooms
+from matchmaking.stakes import services as stakes
 from tests.games.test_table_socket import Player
 from tests.matchmaking.leave_helpers import assert_books_agree
 from tests.matchmaking.stake_helpers import fund

@@ -10,35 +10,17 @@ seat included (``matchmaking.pools.services.search_start``, code ``seated``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
-from django.db import connection
 from django.utils.translation import gettext as _
 
-from dbtools.prepared import prepared_cursor
-from matchmaking.models import Search
+from matchmaking.pools.selectors import user_searching
 
 BusyCheck = Callable[[int], str | None]
 
 
-@cache
-def _waiting_sql() -> str:
-    meta = Search._meta
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT 1 FROM {quote(meta.db_table)} "  # noqa: S608 - names from the model
-        f"WHERE {quote(meta.get_field('user').column)} = %s "
-        f"AND {quote(meta.get_field('status').column)} = %s LIMIT 1"
-    )
-
-
 def searching_online(user_id: int) -> str | None:
-    """Refuse a player who is waiting in an online pool (plain SQL: this runs on
-    every sit-down, where the query compiler cost more than the query)."""
-    with prepared_cursor() as cursor:
-        cursor.execute(_waiting_sql(), [user_id, Search.Status.WAITING.value])
-        waiting = cursor.fetchone() is not None
-    if waiting:
+    """Refuse a player who is waiting in an online pool."""
+    if user_searching(user_id=user_id):
         return _("You are looking for an online table: cancel that search to sit here.")
     return None
 

@@ -6,8 +6,8 @@ import logging
 
 from celery import shared_task
 
-from matchmaking.stake_sweep import stakes_overdue
-from matchmaking.stakes import stake_expire
+from matchmaking.stakes.services import stake_expire
+from matchmaking.stakes.sweep import stakes_overdue
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from economy.models import Entry
 from games.models import Seat
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stakes import stake_amounts, stake_shapes
+from matchmaking.stakes.services import stake_amounts, stake_shapes
 
 RECENT_RESULTS = 5
 

@@ -8,8 +8,8 @@ from typing import Any
 from games.finish import FinishNotice
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeTable
-from matchmaking.stake_settle import stake_settle
-from matchmaking.stakes import stake_cancel
+from matchmaking.stakes.services import stake_cancel
+from matchmaking.stakes.settle import stake_settle
 
 logger = logging.getLogger(__name__)
 

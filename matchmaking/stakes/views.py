@@ -11,8 +11,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from matchmaking.errors import StakeError
-from matchmaking.stake_selectors import stake_lobby, stake_result
-from matchmaking.stakes import stake_amounts, stake_shapes, stake_sit, stake_stand
+from matchmaking.stakes.selectors import stake_lobby, stake_result
+from matchmaking.stakes.services import (
+    stake_amounts,
+    stake_shapes,
+    stake_sit,
+    stake_stand,
+)
 
 
 def _wants_json(request: HttpRequest) -> bool:

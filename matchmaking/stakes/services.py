@@ -4,7 +4,7 @@ RULES.md §5-§6. A stake table is a games table of mode ``stake`` plus a
 ``StakeTable`` row. Every write here locks that row first, then the games table,
 then the pot's escrow and wallets (the economy's order): the row's ``state`` is what
 sitting, standing, settling and cancelling decide under its lock, so exactly one of
-settle and cancel wins a table. Settlement is in ``matchmaking.stake_settle``.
+settle and cancel wins a table. Settlement is in ``matchmaking.stakes.settle``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, NoReturn
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -44,9 +45,13 @@ from games.services import (
 )
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_busy import user_busy_elsewhere
+from matchmaking.stakes.busy import user_busy_elsewhere
 
 logger = logging.getLogger(__name__)
+
+# The Celery task (``matchmaking.stakes.tasks``) that cancels a table still not full
+# at its fill deadline, queued by name: the task shells import these services.
+STAKE_EXPIRE_TASK = "matchmaking.stake_expire"
 
 DEFAULT_FILL_SECONDS = 90
 DEFAULT_HAND_PAUSE = 5
@@ -401,11 +406,14 @@ def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
 
 def expiry_queue(table_id: int, deadline: datetime) -> None:
     """Queue the fill-deadline task; if the broker is down the sweep does its job."""
-    from matchmaking.stake_tasks import stake_expire_task
-
     countdown = max(0.0, (deadline - timezone.now()).total_seconds())
     try:
-        stake_expire_task.apply_async((table_id,), countdown=countdown + 0.2)
+        current_app.send_task(
+            STAKE_EXPIRE_TASK,
+            args=(table_id,),
+            countdown=countdown + 0.2,
+            ignore_result=True,
+        )
     except Exception:
         logger.exception("stake table %s: could not queue its fill deadline", table_id)
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matchmaking import stake_views
+from matchmaking.stakes import views as stake_views
 
 urlpatterns = [
     path("play/stakes/", stake_views.stakes_page, name="stakes"),
