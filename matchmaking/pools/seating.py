@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games.models import Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
@@ -57,7 +57,7 @@ def groups_seat(
     *,
     pool: Pool,
     groups: Sequence[Sequence[Member]],
-    users: Mapping[int, AbstractBaseUser] | None = None,
+    users: Mapping[int, User] | None = None,
 ) -> list[Table]:
     """A started online table per group, empty seats given to simulated players.
 
@@ -85,7 +85,7 @@ def groups_seat(
     return tables_seated_create(plans=plans)
 
 
-def _taker(member: Member | None, users: Mapping[int, AbstractBaseUser]) -> SeatTaker:
+def _taker(member: Member | None, users: Mapping[int, User]) -> SeatTaker:
     """The member's own seat, or a simulated player of a random level and name."""
     if member is None:
         return SeatTaker(

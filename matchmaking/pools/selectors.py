@@ -115,7 +115,7 @@ def cooldown_frame(*, user_id: int, now: datetime | None = None) -> dict[str, An
 def seat_name(seat: Seat) -> dict[str, Any]:
     """A seat's shown name; simulated players carry their generated name, other
     computer players their level (the page words it in its own language)."""
-    if seat.user_id is not None:
+    if seat.user is not None:
         return {"name": seat.user.username, "computer": False}
     return {"name": seat.name or None, "computer": True, "level": seat.bot_level}
 

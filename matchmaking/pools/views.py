@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInRequest
 from games import engine
 from games.names import variant_dict
 from matchmaking.errors import MatchError
@@ -42,7 +43,7 @@ def _lobby_strings() -> dict[str, str]:
 
 
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "matchmaking/lobby.html",
@@ -73,7 +74,7 @@ def leaderboard_page(request: HttpRequest, variant: str) -> HttpResponse:
 
 
 @login_required
-def table_rating_json(request: HttpRequest, table_id: int) -> JsonResponse:
+def table_rating_json(request: SignedInRequest, table_id: int) -> JsonResponse:
     """The signed-in player's rating change at one table (``{"change": 14}``)."""
     return JsonResponse(
         {"change": rating_change_of(user_id=request.user.pk, table_id=table_id)}
@@ -82,7 +83,7 @@ def table_rating_json(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @login_required
 @require_POST
-def player_block(request: HttpRequest, username: str) -> HttpResponse:
+def player_block(request: SignedInRequest, username: str) -> HttpResponse:
     try:
         block_add(blocker_id=request.user.pk, blocked_username=username)
     except MatchError as err:
@@ -97,7 +98,7 @@ def player_block(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def player_unblock(request: HttpRequest, username: str) -> HttpResponse:
+def player_unblock(request: SignedInRequest, username: str) -> HttpResponse:
     other = get_object_or_404(get_user_model(), username=username)
     block_remove(blocker_id=request.user.pk, blocked_id=other.pk)
     messages.success(request, _("%(name)s is no longer blocked.") % {"name": username})

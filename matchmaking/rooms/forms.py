@@ -55,7 +55,7 @@ class RoomForm(PlayForm):
         return value
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = forms.Form.clean(self)
+        data: dict[str, Any] = forms.Form.clean(self) or self.cleaned_data
         spec = VARIANTS.get(data.get("variant", ""))
         seats = data.get("seats")
         if spec is not None and spec.partnership == "forced" and seats == 4:

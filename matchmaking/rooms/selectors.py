@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -26,7 +26,7 @@ def room_for_code(*, code: str) -> Room | None:
     return Room.objects.filter(code=code).first()
 
 
-def _open_invitations(user: AbstractBaseUser) -> Any:
+def _open_invitations(user: User) -> Any:
     return RoomInvitation.objects.filter(
         invitee=user,
         status=RoomInvitation.Status.PENDING,
@@ -35,7 +35,7 @@ def _open_invitations(user: AbstractBaseUser) -> Any:
     )
 
 
-def invitations_pending(*, user: AbstractBaseUser) -> list[RoomInvitation]:
+def invitations_pending(*, user: User) -> list[RoomInvitation]:
     """The player's unanswered invitations that can still be accepted."""
     return list(
         _open_invitations(user)
@@ -44,11 +44,11 @@ def invitations_pending(*, user: AbstractBaseUser) -> list[RoomInvitation]:
     )
 
 
-def invitation_count(*, user: AbstractBaseUser) -> int:
+def invitation_count(*, user: User) -> int:
     return int(_open_invitations(user).count())
 
 
-def rooms_of(*, user: AbstractBaseUser) -> list[Room]:
+def rooms_of(*, user: User) -> list[Room]:
     """Open or playing rooms where the player is seated or hosts."""
     tables = Seat.objects.filter(user=user).values("table_id")
     return list(
@@ -61,7 +61,7 @@ def rooms_of(*, user: AbstractBaseUser) -> list[Room]:
     )
 
 
-def usernames_matching(*, prefix: str, user: AbstractBaseUser) -> list[str]:
+def usernames_matching(*, prefix: str, user: User) -> list[str]:
     """Active players whose name starts with ``prefix`` (names only, never e-mail)."""
     prefix = prefix.strip()
     if not prefix or "@" in prefix:
@@ -76,7 +76,7 @@ def usernames_matching(*, prefix: str, user: AbstractBaseUser) -> list[str]:
     return list(names)
 
 
-def recent_opponents(*, user: AbstractBaseUser) -> list[str]:
+def recent_opponents(*, user: User) -> list[str]:
     """The people the player sat with at their latest tables, most recent first."""
     tables = (
         Seat.objects.filter(user=user)
@@ -128,7 +128,7 @@ class RoomPage:
     version: str = field(default="")
 
 
-def room_member(*, room: Room, user: AbstractBaseUser) -> bool:
+def room_member(*, room: Room, user: User) -> bool:
     """Seated now, the host, or holding an open invitation."""
     return (
         room.host_id == user.pk
@@ -139,7 +139,7 @@ def room_member(*, room: Room, user: AbstractBaseUser) -> bool:
     )
 
 
-def room_table_watchable(table: Table, user: AbstractBaseUser) -> bool:
+def room_table_watchable(table: Table, user: User) -> bool:
     """Whether someone not seated at a friend table may see it (``games.watchers``).
 
     The rooms that played it (its room now, or the room of an earlier game
@@ -153,7 +153,7 @@ def room_table_watchable(table: Table, user: AbstractBaseUser) -> bool:
     )
 
 
-def room_page(*, room: Room, user: AbstractBaseUser) -> RoomPage:
+def room_page(*, room: Room, user: User) -> RoomPage:
     table = room.table
     options = engine.Options.from_dict(table.options)
     votes = set(

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -71,6 +71,11 @@ def _seats(room: Room) -> list[Seat]:
     return list(Seat.objects.filter(table_id=room.table_id).select_related("user"))
 
 
+def _player_name(seat: Seat) -> str:
+    """The username of the person in a room seat ("" for a computer player)."""
+    return seat.user.get_username() if seat.user is not None else ""
+
+
 def _seat_count(room: Room) -> int:
     return int(engine.Options.from_dict(room.table.options).seats)
 
@@ -94,12 +99,12 @@ def _require_open(room: Room) -> None:
         raise RoomError("started", _("This game has already started."))
 
 
-def _require_host(room: Room, user: AbstractBaseUser) -> None:
+def _require_host(room: Room, user: User) -> None:
     if room.host_id != user.pk:
         raise RoomError("not_host", _("Only the host can do that."))
 
 
-def _sit(room: Room, user: AbstractBaseUser) -> None:
+def _sit(room: Room, user: User) -> None:
     """Seat ``user`` at the first free seat of the room's waiting table."""
     try:
         seat_join(table_id=room.table_id, user=user)
@@ -132,6 +137,8 @@ def room_table_leave(*, table_id: int, user: AbstractBaseUser) -> None:
     is a ``TableError`` with the same words, ``not_waiting`` once the game has
     started (the socket then leaves it as a started table: a forfeit).
     """
+    if not isinstance(user, User):  # games.leaving types any auth user; ours are Users
+        raise TypeError(f"not a player: {user!r}")
     room_id = Room.objects.filter(table_id=table_id).values_list("pk", flat=True)
     found = room_id.first()
     if found is None:
@@ -160,7 +167,7 @@ def _close(room: Room) -> None:
 @transaction.atomic
 def room_create(
     *,
-    host: AbstractBaseUser,
+    host: User,
     variant: str,
     options: Mapping[str, Any] | None = None,
     clock_seconds: int | None = None,
@@ -205,7 +212,7 @@ def room_create(
 
 
 @transaction.atomic
-def room_spectators_set(*, room_id: int, user: AbstractBaseUser, allow: bool) -> None:
+def room_spectators_set(*, room_id: int, user: User, allow: bool) -> None:
     """The host lets anyone signed in watch the room's tables, or only its members."""
     room = _room_lock(room_id)
     _require_host(room, user)
@@ -224,7 +231,7 @@ def _unique_code() -> str:
 # --- inviting by username
 
 
-def _invitee_check(room: Room, inviter: AbstractBaseUser, username: str) -> Any:
+def _invitee_check(room: Room, inviter: User, username: str) -> Any:
     refused = RoomError("unknown", _("No player can be invited under that name."))
     invitee = (
         get_user_model()
@@ -247,9 +254,7 @@ def _invitee_check(room: Room, inviter: AbstractBaseUser, username: str) -> Any:
 
 
 @transaction.atomic
-def invitation_send(
-    *, room_id: int, inviter: AbstractBaseUser, username: str
-) -> RoomInvitation:
+def invitation_send(*, room_id: int, inviter: User, username: str) -> RoomInvitation:
     """Invite a player by username; their pages are told at once (after commit).
 
     The host may invite more people than there are free seats: the first to accept
@@ -292,7 +297,7 @@ def invitation_send(
     return invitation
 
 
-def _invitation_lock(invitation_id: int, user: AbstractBaseUser) -> RoomInvitation:
+def _invitation_lock(invitation_id: int, user: User) -> RoomInvitation:
     """The invitee's own invitation, room locked first; refuses a foreign one."""
     found = RoomInvitation.objects.filter(pk=invitation_id).values("room_id").first()
     if found is None:
@@ -312,7 +317,7 @@ def _require_pending(invitation: RoomInvitation) -> None:
     ):
         invitation.status = RoomInvitation.Status.EXPIRED
         invitation.save(update_fields=["status"])
-    messages = {
+    messages: dict[str, str] = {
         RoomInvitation.Status.EXPIRED: _("This invitation has expired."),
         RoomInvitation.Status.WITHDRAWN: _("This invitation was withdrawn."),
         RoomInvitation.Status.ACCEPTED: _("You have answered this invitation already."),
@@ -323,7 +328,7 @@ def _require_pending(invitation: RoomInvitation) -> None:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Room:
+def invitation_accept(*, invitation_id: int, user: User) -> Room:
     """Take a seat in the room; refused (and the invitation kept) when it is full."""
     invitation = _invitation_lock(invitation_id, user)
     _require_pending(invitation)
@@ -341,9 +346,7 @@ def _answer(invitation: RoomInvitation, status: str) -> None:
 
 
 @transaction.atomic
-def invitation_decline(
-    *, invitation_id: int, user: AbstractBaseUser, block: bool = False
-) -> None:
+def invitation_decline(*, invitation_id: int, user: User, block: bool = False) -> None:
     """Say no; with ``block`` the inviter cannot invite this player again."""
     invitation = _invitation_lock(invitation_id, user)
     _require_pending(invitation)
@@ -358,7 +361,7 @@ def invitation_decline(
 
 
 @transaction.atomic
-def invitation_withdraw(*, invitation_id: int, user: AbstractBaseUser) -> None:
+def invitation_withdraw(*, invitation_id: int, user: User) -> None:
     """The host takes back an invitation that has not been answered."""
     found = RoomInvitation.objects.filter(pk=invitation_id).values("room_id").first()
     if found is None:
@@ -378,7 +381,7 @@ def invitation_withdraw(*, invitation_id: int, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def room_join(*, room_id: int, user: AbstractBaseUser) -> Room:
+def room_join(*, room_id: int, user: User) -> Room:
     """Take a free seat through the share link (the view resolved the token).
 
     Seats held for unanswered invitations are not free; a player who was invited
@@ -408,9 +411,7 @@ def room_join(*, room_id: int, user: AbstractBaseUser) -> Room:
 
 
 @transaction.atomic
-def room_seat_move(
-    *, room_id: int, user: AbstractBaseUser, player_id: int, position: int
-) -> None:
+def room_seat_move(*, room_id: int, user: User, player_id: int, position: int) -> None:
     """The host moves a seated player to another seat (swapping with whoever is
     there), so partners are chosen by seat."""
     room = _room_lock(room_id)
@@ -431,11 +432,11 @@ def room_seat_move(
         if err.code == "not_seated":
             raise not_seated from None
         raise RoomError("started", _("This game has already started.")) from None
-    _event(room, RoomEvent.Kind.MOVED, seat.user.get_username())
+    _event(room, RoomEvent.Kind.MOVED, _player_name(seat))
 
 
 @transaction.atomic
-def room_remove(*, room_id: int, user: AbstractBaseUser, player_id: int) -> None:
+def room_remove(*, room_id: int, user: User, player_id: int) -> None:
     """The host asks a seated player to leave before the start."""
     room = _room_lock(room_id)
     _require_host(room, user)
@@ -446,11 +447,11 @@ def room_remove(*, room_id: int, user: AbstractBaseUser, player_id: int) -> None
     if seat is None:
         raise RoomError("not_seated", _("That player has no seat in this room."))
     _seat_free(room, player_id)
-    _event(room, RoomEvent.Kind.REMOVED, seat.user.get_username())
+    _event(room, RoomEvent.Kind.REMOVED, _player_name(seat))
 
 
 @transaction.atomic
-def room_leave(*, room_id: int, user: AbstractBaseUser) -> None:
+def room_leave(*, room_id: int, user: User) -> None:
     """Leave before the start. A leaving host hands the room to the next seated
     person (by seat); the last one out closes it.
 
@@ -471,7 +472,7 @@ def room_leave(*, room_id: int, user: AbstractBaseUser) -> None:
     if room.host_id == user.pk:
         room.host = rest[0].user
         room.save(update_fields=["host"])
-        _event(room, RoomEvent.Kind.HOST, rest[0].user.get_username())
+        _event(room, RoomEvent.Kind.HOST, _player_name(rest[0]))
 
 
 @transaction.atomic
@@ -495,7 +496,7 @@ def room_table_cancelled(*, table_id: int) -> bool:
 
 
 @transaction.atomic
-def room_start(*, room_id: int, user: AbstractBaseUser) -> Table:
+def room_start(*, room_id: int, user: User) -> Table:
     """Start now: empty and unanswered seats become computer players of the room's
     level; unanswered invitations expire."""
     room = _room_lock(room_id)
@@ -528,7 +529,7 @@ def room_start(*, room_id: int, user: AbstractBaseUser) -> Table:
 
 
 @transaction.atomic
-def room_rematch(*, room_id: int, user: AbstractBaseUser) -> Table | None:
+def room_rematch(*, room_id: int, user: User) -> Table | None:
     """Agree to a rematch of the room's finished table.
 
     When every person who played it to the end has agreed, a new table starts in

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from core.requests import SignedInRequest
 from games.engine import VARIANTS
 from games.models import Table
 from games.names import variant_dict, variant_title
@@ -60,7 +61,7 @@ def _refused(request: HttpRequest, url: str, err: RoomError) -> HttpResponse:
     return redirect(url)
 
 
-def _member_room(request: HttpRequest, room_id: int) -> Room:
+def _member_room(request: SignedInRequest, room_id: int) -> Room:
     room = Room.objects.select_related("table", "host").filter(pk=room_id).first()
     if room is None or not room_member(room=room, user=request.user):
         raise Http404(_("There is no such room."))
@@ -75,7 +76,7 @@ def _int(request: HttpRequest, name: str) -> int:
 
 
 @login_required
-def room_new(request: HttpRequest) -> HttpResponse:
+def room_new(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST":
         form = RoomForm(request.POST)
         if form.is_valid():
@@ -98,7 +99,7 @@ def room_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def room_of_table(request: HttpRequest, table_id: int) -> HttpResponse:
+def room_of_table(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The room whose current table this is (the table page's way back), for its
     members only: anyone else gets the same 404 as for no room."""
     room = Room.objects.filter(table_id=table_id).first()
@@ -108,7 +109,7 @@ def room_of_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_detail(request: SignedInRequest, room_id: int) -> HttpResponse:
     room = _member_room(request, room_id)
     page = room_page(room=room, user=request.user)
     link = request.build_absolute_uri(reverse("room-join", args=[room.token]))
@@ -128,7 +129,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def room_state(request: HttpRequest, room_id: int) -> JsonResponse:
+def room_state(request: SignedInRequest, room_id: int) -> JsonResponse:
     """What the room page's script polls: a version to compare and where to go."""
     room = _member_room(request, room_id)
     page = room_page(room=room, user=request.user)
@@ -164,7 +165,7 @@ def _table_url(table: Table | None) -> str:
 
 @login_required
 @require_POST
-def room_invite(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_invite(request: SignedInRequest, room_id: int) -> HttpResponse:
     name = request.POST.get("username", "")[:150]
     return _room_action(
         request,
@@ -178,7 +179,7 @@ def room_invite(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_start(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_start(request: SignedInRequest, room_id: int) -> HttpResponse:
     return _room_action(
         request,
         room_id,
@@ -189,7 +190,7 @@ def room_start(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_move(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_move(request: SignedInRequest, room_id: int) -> HttpResponse:
     def move() -> None:
         rooms.room_seat_move(
             room_id=room_id,
@@ -203,7 +204,7 @@ def room_move(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_remove(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_remove(request: SignedInRequest, room_id: int) -> HttpResponse:
     return _room_action(
         request,
         room_id,
@@ -215,7 +216,7 @@ def room_remove(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_leave(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_leave(request: SignedInRequest, room_id: int) -> HttpResponse:
     return _room_action(
         request,
         room_id,
@@ -227,7 +228,7 @@ def room_leave(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_spectators(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_spectators(request: SignedInRequest, room_id: int) -> HttpResponse:
     """The host turns "allow spectators" on or off."""
     allow = request.POST.get("allow") == "1"
     return _room_action(
@@ -244,7 +245,7 @@ def room_spectators(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_rematch(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_rematch(request: SignedInRequest, room_id: int) -> HttpResponse:
     """Agree to a rematch; everyone goes to the new table once all have agreed."""
     return _room_action(
         request,
@@ -255,7 +256,7 @@ def room_rematch(request: HttpRequest, room_id: int) -> HttpResponse:
 
 
 @login_required
-def room_join(request: HttpRequest, token: str) -> HttpResponse:
+def room_join(request: SignedInRequest, token: str) -> HttpResponse:
     """The share link: GET shows the room and a Join button, POST takes a seat.
 
     Someone not signed in is sent to log in (or sign up) and comes back here.
@@ -289,7 +290,7 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def room_code(request: HttpRequest) -> HttpResponse:
+def room_code(request: SignedInRequest) -> HttpResponse:
     """Type the short code read aloud; it leads to the same page as the link."""
     error = ""
     if request.method == "POST" and room_code_blocked(user_id=request.user.pk):
@@ -311,7 +312,7 @@ def room_code(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def invitations(request: HttpRequest) -> HttpResponse:
+def invitations(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "matchmaking/invitations.html",
@@ -324,7 +325,7 @@ def invitations(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def invitation_accept(request: SignedInRequest, invitation_id: int) -> HttpResponse:
     try:
         room = rooms.invitation_accept(invitation_id=invitation_id, user=request.user)
     except RoomError as err:
@@ -334,7 +335,7 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def invitation_decline(request: SignedInRequest, invitation_id: int) -> HttpResponse:
     try:
         rooms.invitation_decline(
             invitation_id=invitation_id,
@@ -348,7 +349,7 @@ def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def invitation_withdraw(request: SignedInRequest, invitation_id: int) -> HttpResponse:
     room_id = _int_or_zero(request.POST.get("room", ""))
     url = reverse("room", args=[room_id]) if room_id else reverse("invitations")
     try:
@@ -364,7 +365,7 @@ def _int_or_zero(raw: str) -> int:
 
 @login_required
 @require_GET
-def usernames(request: HttpRequest) -> JsonResponse:
+def usernames(request: SignedInRequest) -> JsonResponse:
     """Autocomplete: names starting with ``q`` (names only, never e-mail)."""
     prefix = request.GET.get("q", "")[:150]
     return JsonResponse(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from economy.models import Entry
@@ -32,7 +32,7 @@ def _table_line(row: StakeTable, names: list[str]) -> dict[str, Any]:
     }
 
 
-def stake_lobby(*, user: AbstractBaseUser) -> dict[str, Any]:
+def stake_lobby(*, user: User) -> dict[str, Any]:
     """Every stake and shape with its open tables, the player's own table, and the
     results of the player's last stake tables."""
     now = timezone.now()
@@ -65,7 +65,7 @@ def stake_lobby(*, user: AbstractBaseUser) -> dict[str, Any]:
     return {"groups": groups, "you": _own_table(user), "recent": _recent(user)}
 
 
-def _own_table(user: AbstractBaseUser) -> dict[str, Any] | None:
+def _own_table(user: User) -> dict[str, Any] | None:
     sitter = StakeSitter.objects.filter(user=user).select_related("stake_table").first()
     if sitter is None:
         return None
@@ -75,7 +75,7 @@ def _own_table(user: AbstractBaseUser) -> dict[str, Any] | None:
     return line
 
 
-def _recent(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def _recent(user: User) -> list[dict[str, Any]]:
     rows = StakeTable.objects.filter(
         table__seats__user=user,
         state__in=[StakeTable.State.SETTLED, StakeTable.State.CANCELLED],

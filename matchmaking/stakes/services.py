@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cache
+from functools import cache, partial
 from typing import Any, NoReturn
 
 from celery import current_app
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -148,7 +148,7 @@ def _shape_check(*, stake: object, shape: object) -> StakeShape:
 @transaction.atomic
 def stake_sit(
     *,
-    user: AbstractBaseUser,
+    user: User,
     stake: int,
     shape: str,
     table_id: int | None = None,
@@ -187,7 +187,7 @@ def stake_sit(
     return row
 
 
-def _seat_and_pay(*, user: AbstractBaseUser, row: StakeTable) -> None:
+def _seat_and_pay(*, user: User, row: StakeTable) -> None:
     """Seat the player at the games table, then move the entry into the pot."""
     try:
         seat_add(table_id=row.pk, user=user)
@@ -296,16 +296,17 @@ def _chosen_take(
     """Take a seat of the table the player chose, or say why it has none."""
     if type(table_id) is not int or table_id <= 0:
         raise StakeError("no_table", _("There is no such stake table."))
-    take = {
-        "where": "table_id = %s AND stake = %s AND shape = %s AND fill_deadline > %s",
-        "params": [table_id, stake, shape.code, _now()],
-        "user_id": user_id,
-    }
-    if (taken := _row_take(**take)) is not None:
+    take = partial(
+        _row_take,
+        where="table_id = %s AND stake = %s AND shape = %s AND fill_deadline > %s",
+        params=[table_id, stake, shape.code, _now()],
+        user_id=user_id,
+    )
+    if (taken := take()) is not None:
         return taken
     # Off the fast path: find out why, under the row's lock.
     _check_open(_row_lock(table_id), stake=stake, shape=shape)
-    if (taken := _row_take(**take)) is None:  # the checks just passed under the lock
+    if (taken := take()) is None:  # the checks just passed under the lock
         raise StakeError("table_closed", _("This table is no longer taking players."))
     return taken
 
@@ -362,7 +363,7 @@ def _sitter_claim(*, user_id: int, table_id: int) -> bool:
         return bool(cursor.rowcount)
 
 
-def _sitter_refuse(*, user: AbstractBaseUser, row: StakeTable) -> NoReturn:
+def _sitter_refuse(*, user: User, row: StakeTable) -> NoReturn:
     at = (
         StakeSitter.objects.filter(user=user)
         .values_list("stake_table_id", flat=True)
@@ -422,7 +423,7 @@ def expiry_queue(table_id: int, deadline: datetime) -> None:
 
 
 @transaction.atomic
-def stake_stand(*, user: AbstractBaseUser, table_id: int) -> StakeTable:
+def stake_stand(*, user: User, table_id: int) -> StakeTable:
     """Leave a stake table before it starts; the entry comes back at once.
 
     The one way a waiting stake seat is given up (the lobby's Stand up, and the
@@ -469,6 +470,8 @@ def stake_leave(*, table_id: int, user: AbstractBaseUser) -> None:
     is a ``TableError`` with the same words, ``not_waiting`` once the table has
     started (the socket then leaves it as a started table: a forfeit).
     """
+    if not isinstance(user, User):  # games.leaving types any auth user; ours are Users
+        raise TypeError(f"not a player: {user!r}")
     try:
         stake_stand(user=user, table_id=table_id)
     except StakeError as exc:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInRequest
 from matchmaking.errors import StakeError
 from matchmaking.stakes.selectors import stake_lobby, stake_result
 from matchmaking.stakes.services import (
@@ -50,7 +51,7 @@ def _reply(
 
 
 @login_required
-def stakes_page(request: HttpRequest) -> HttpResponse:
+def stakes_page(request: SignedInRequest) -> HttpResponse:
     shapes = stake_shapes()
     return render(
         request,
@@ -64,13 +65,13 @@ def stakes_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def stakes_state(request: HttpRequest) -> JsonResponse:
+def stakes_state(request: SignedInRequest) -> JsonResponse:
     return JsonResponse(stake_lobby(user=request.user))
 
 
 @login_required
 @require_POST
-def stakes_sit(request: HttpRequest) -> HttpResponse:
+def stakes_sit(request: SignedInRequest) -> HttpResponse:
     stake = _int_or_none(request.POST.get("stake"))
     try:
         row = stake_sit(
@@ -91,7 +92,7 @@ def stakes_sit(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def stakes_stand(request: HttpRequest) -> HttpResponse:
+def stakes_stand(request: SignedInRequest) -> HttpResponse:
     table_id = _int_or_none(request.POST.get("table"))
     try:
         row = stake_stand(user=request.user, table_id=table_id or -1)
@@ -106,7 +107,7 @@ def stakes_stand(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def stake_result_json(request: HttpRequest, table_id: int) -> JsonResponse:
+def stake_result_json(request: SignedInRequest, table_id: int) -> JsonResponse:
     result = stake_result(table_id=table_id)
     if result is None:
         raise Http404(_("There is no such stake table."))
