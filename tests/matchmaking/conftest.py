@@ -36,7 +36,7 @@ def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
 @pytest.fixture
 def funded(make_user):
     """A new player with ``coins`` in the wallet."""
-    from tests.matchmaking.stake_helpers import fund
+    from tests.matchmaking.stakes.helpers import fund
 
     def make(coins: int = 1000):
         user = make_user()

@@ -18,7 +18,7 @@ from games.payloads import seats_public
 from leagues.models import PointEntry
 from matchmaking.models import Room, StakeTable
 from matchmaking.stakes.services import stake_sit
-from tests.matchmaking.stake_helpers import fund
+from tests.matchmaking.stakes.helpers import fund
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db

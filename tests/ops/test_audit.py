@@ -15,7 +15,7 @@ from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes import services as stakes
 from matchmaking.stakes.services import stake_cancel, stake_sit
 from ops.audit import audit_run
-from tests.matchmaking.stake_helpers import fund
+from tests.matchmaking.stakes.helpers import fund
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.db import connection
 from matchmaking.errors import RoomError
 from matchmaking.models import RoomInvitation
 from matchmaking.rooms.services import invitation_accept, invitation_send, room_create
-from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture, seated  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -6,13 +6,42 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from economy.models import Transaction
 from games import engine
 from games import services as table_services
 from games.models import Table
+from matchmaking.stakes import services as stakes
 from tests.economy.conftest import assert_sound, fund, snapshot
 
-__all__ = ["assert_sound", "fund", "snapshot"]
+__all__ = [
+    "assert_sound",
+    "expiries_fixture",
+    "fund",
+    "logged_in_fixture",
+    "snapshot",
+]
+
+
+@pytest.fixture(name="expiries", autouse=True)
+def expiries_fixture(monkeypatch):
+    """No broker: a new stake table's fill-deadline task is not queued (import it
+    into a test module to apply it to every test there)."""
+    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+
+
+@pytest.fixture(name="logged_in")
+def logged_in_fixture(client, make_user):
+    """Make a player with ``coins`` in the wallet, signed in on ``client``."""
+
+    def make(coins: int = 1000):
+        user = make_user()
+        fund(user.pk, coins)
+        client.force_login(user)
+        return user
+
+    return make
 
 
 def kinds_of(transaction_kind: str, table_id: int) -> int:

@@ -9,7 +9,7 @@ from matchmaking.errors import MatchError, StakeError
 from matchmaking.models import Search, StakeTable
 from matchmaking.pools.services import search_cancel, search_start
 from matchmaking.stakes.services import stake_sit
-from tests.matchmaking.stake_helpers import snapshot
+from tests.matchmaking.stakes.helpers import snapshot
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("stake_quiet")]
 

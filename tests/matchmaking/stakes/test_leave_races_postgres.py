@@ -22,11 +22,11 @@ from games.services import table_leave, table_practice_create
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes import services as stakes
 from tests.economy.test_postgres import run_threads
-from tests.matchmaking.leave_helpers import (
+from tests.matchmaking.stakes.helpers import fund, snapshot
+from tests.matchmaking.stakes.leave_helpers import (
     assert_books_agree,
     assert_every_stake_table_agrees,
 )
-from tests.matchmaking.stake_helpers import fund, snapshot
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from matchmaking.models import StakeTable
 from matchmaking.stakes import services as stakes
 from matchmaking.stakes.sweep import stakes_overdue
 from tests.games.test_table_socket import Player, play_to_the_end
-from tests.matchmaking.stake_helpers import assert_sound, fund, kinds_of
+from tests.matchmaking.stakes.helpers import assert_sound, fund, kinds_of
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -14,28 +14,17 @@ from games.models import Seat
 from games.services import table_practice_create
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes import services as stakes
-from tests.matchmaking.leave_helpers import assert_books_agree
-from tests.matchmaking.stake_helpers import fund, snapshot
+from tests.matchmaking.stakes.helpers import (  # noqa: F401 - fixtures
+    expiries_fixture,
+    fund,
+    logged_in_fixture,
+    snapshot,
+)
+from tests.matchmaking.stakes.leave_helpers import assert_books_agree
 
 pytestmark = pytest.mark.django_db
 
 JSON = {"HTTP_ACCEPT": "application/json"}
-
-
-@pytest.fixture(autouse=True)
-def expiries(monkeypatch):
-    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
-
-
-@pytest.fixture
-def logged_in(client, make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        client.force_login(user)
-        return user
-
-    return make
 
 
 def quick_seat(client, stake: int = 100, shape: str = "draw-4p"):

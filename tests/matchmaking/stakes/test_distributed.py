@@ -15,7 +15,7 @@ from economy.selectors import pot_state, wallet_balance
 from games.models import Table
 from matchmaking.models import StakeTable
 from matchmaking.stakes.services import stake_sit
-from tests.matchmaking.stake_helpers import assert_sound, fund, kinds_of
+from tests.matchmaking.stakes.helpers import assert_sound, fund, kinds_of
 from tests.support import database_url_of_tests
 from tests.support.servers import BIN, ROOT, Server, celery_worker_start
 

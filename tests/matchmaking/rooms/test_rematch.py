@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import Table
 from matchmaking.errors import RoomError
 from matchmaking.rooms.services import room_create, room_join, room_rematch, room_start
-from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture, seated  # noqa: F401
 from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db

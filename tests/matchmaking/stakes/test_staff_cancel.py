@@ -11,7 +11,7 @@ from games.services import table_cancel
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeTable
 from matchmaking.stakes.services import stake_cancel, stake_sit
-from tests.matchmaking.stake_helpers import assert_sound, kinds_of
+from tests.matchmaking.stakes.helpers import assert_sound, kinds_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("stake_quiet")]
 

@@ -23,7 +23,7 @@ from matchmaking.stakes.services import (
     stake_stand,
 )
 from matchmaking.stakes.sweep import stakes_overdue
-from tests.matchmaking.stake_helpers import (
+from tests.matchmaking.stakes.helpers import (
     assert_sound,
     fund,
     kinds_of,

@@ -8,7 +8,7 @@ from django.urls import reverse
 from games.models import Table
 from matchmaking.models import Room, RoomInvitation
 from matchmaking.rooms.services import invitation_send, room_create, room_start
-from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture, seated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

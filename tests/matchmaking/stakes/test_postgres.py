@@ -16,7 +16,7 @@ from matchmaking.stakes import services as stakes
 from matchmaking.stakes.services import stake_cancel, stake_sit
 from matchmaking.stakes.settle import stake_settle
 from tests.economy.test_postgres import run_threads
-from tests.matchmaking.stake_helpers import (
+from tests.matchmaking.stakes.helpers import (
     assert_sound,
     drive_to_last_move,
     fund,

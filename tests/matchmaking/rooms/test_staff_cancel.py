@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.models import Table
 from matchmaking.models import Room
 from matchmaking.rooms.services import room_create, room_join, room_start
-from tests.matchmaking.room_helpers import notified_fixture  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -9,27 +9,17 @@ from economy.selectors import wallet_balance
 from games.models import Table
 from matchmaking.models import StakeTable
 from matchmaking.stakes import services as stakes
-from tests.matchmaking.stake_helpers import fund, kinds_of, snapshot
+from tests.matchmaking.stakes.helpers import (  # noqa: F401 - fixtures
+    expiries_fixture,
+    fund,
+    kinds_of,
+    logged_in_fixture,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
 JSON = {"HTTP_ACCEPT": "application/json"}
-
-
-@pytest.fixture(autouse=True)
-def expiries(monkeypatch):
-    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
-
-
-@pytest.fixture
-def logged_in(client, make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        client.force_login(user)
-        return user
-
-    return make
 
 
 def test_the_lobby_lists_every_stake_and_shape_and_open_tables(client, logged_in):

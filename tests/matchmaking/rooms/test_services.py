@@ -27,7 +27,7 @@ from matchmaking.rooms.services import (
     room_seat_move,
     room_start,
 )
-from tests.matchmaking.room_helpers import notified_fixture, seated  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture, seated  # noqa: F401
 from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from matchmaking.rooms.services import (
     room_spectators_set,
     room_start,
 )
-from tests.matchmaking.room_helpers import notified_fixture  # noqa: F401
+from tests.matchmaking.rooms.helpers import notified_fixture  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
