@@ -89,7 +89,7 @@ class PresenceConsumer(SocketConsumer):
         await self.send_json({"type": "online", "online": event["online"]})
 
     async def invitation_push(self, event: dict[str, Any]) -> None:
-        """A room invitation for this player (``matchmaking.room_notify``)."""
+        """A room invitation for this player (``matchmaking.rooms.notify``)."""
         await self.send_json({"type": "invitation", "invitation": event["invitation"]})
 
     async def _broadcast_count(self) -> None:

@@ -204,8 +204,8 @@ def tables_create(users: list[Any], count: int) -> list[Seating]:
         table_practice_create,
         table_start,
     )
-    from matchmaking.rooms import room_create, room_join, room_start
-    from matchmaking.stakes import stake_sit
+    from matchmaking.rooms.services import room_create, room_join, room_start
+    from matchmaking.stakes.services import stake_sit
 
     seatings = []
     for i in range(count):

@@ -107,8 +107,9 @@ def bench_wave(players: int, rounds: int) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from matchmaking import notify, services
-    from matchmaking.waves import wave_first_groups, wave_groups
+    from matchmaking.pools import notify, services
+    from matchmaking.pools.config import gap_setting
+    from matchmaking.pools.waves import wave_first_groups, wave_groups
     from realtime import outbox
 
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
@@ -136,14 +137,12 @@ def bench_wave(players: int, rounds: int) -> None:
         wave_first_groups(
             waiting,
             seats=2,
-            gap=services.gap_setting(),
+            gap=gap_setting(),
             limit=settings.MATCHMAKING_WAVE_MAX_TABLES,
             blocked=blocked,
         )
         t3 = time.perf_counter()
-        groups = wave_groups(
-            waiting, seats=2, gap=services.gap_setting(), blocked=blocked
-        )
+        groups = wave_groups(waiting, seats=2, gap=gap_setting(), blocked=blocked)
         wholes.append(time.perf_counter() - t3)
         reads.append(t1 - t0)
         blocks.append(t2 - t1)

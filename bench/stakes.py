@@ -49,8 +49,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.ledger import players_make  # noqa: E402
 from economy.audit import ledger_audit  # noqa: E402
-from matchmaking import stakes  # noqa: E402
-from matchmaking.stake_errors import StakeError  # noqa: E402
+from matchmaking.errors import StakeError  # noqa: E402
+from matchmaking.stakes import services as stakes  # noqa: E402
 
 STAKE = 100
 SHAPE = "draw-4p"

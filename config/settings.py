@@ -93,7 +93,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.nav",
-                "matchmaking.room_context.invitations",
+                "matchmaking.rooms.context.invitations",
             ],
         },
     },
@@ -441,7 +441,7 @@ ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.
 ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
 
-# Stake tables (matchmaking/stakes.py, docs/economy.md "Stake tables"): the shapes a
+# Stake tables (matchmaking/stakes/, docs/economy.md "Stake tables"): the shapes a
 # player can sit at, each with its engine options, and how long a table may wait for
 # its last player before it is cancelled and every entry refunded. The stakes are
 # the economy's entry fees (ECONOMY_ENTRY_FEES).

@@ -11,9 +11,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stake_errors import StakeError
-from matchmaking.stakes import stake_cancel
+from matchmaking.stakes.services import stake_cancel
 
 
 @admin.register(StakeTable)

@@ -1,4 +1,4 @@
-"""Pools and waves, backfill with simulated players, ratings, leaver cooldowns."""
+"""Online pools, friend rooms and stake tables: one app, three subpackages."""
 
 from django.apps import AppConfig
 
@@ -7,39 +7,7 @@ class MatchmakingConfig(AppConfig):
     name = "matchmaking"
 
     def ready(self) -> None:
-        from games.finish import consequence_register
-        from games.leaving import leave_handler_register
-        from games.signals import table_cancelled
-        from games.watchers import watch_check_register
-        from matchmaking import receivers, stake_tasks  # noqa: F401 - registers tasks
-        from matchmaking.room_selectors import room_table_watchable
-        from matchmaking.rooms import room_table_leave
-        from matchmaking.stake_receivers import (
-            stake_on_table_cancelled,
-            stake_on_table_finished,
-        )
-        from matchmaking.stakes import stake_leave
+        # The hooks import models, which Django lets no app import before this.
+        from matchmaking.hooks import hooks_register
 
-        consequence_register(
-            "rewards",
-            receivers.rewards_on_table_finished,
-            modes=receivers.REWARDED_MODES,
-        )
-        consequence_register(
-            "ratings", receivers.ratings_on_table_finished, modes=receivers.RATED_MODES
-        )
-        consequence_register(
-            "conduct", receivers.conduct_on_table_finished, modes=receivers.RATED_MODES
-        )
-        consequence_register("stakes", stake_on_table_finished, modes=("stake",))
-        watch_check_register("friend", room_table_watchable)
-        table_cancelled.connect(
-            stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
-        )
-        table_cancelled.connect(
-            receivers.room_on_table_cancelled,
-            dispatch_uid="matchmaking.rooms.cancelled",
-        )
-        # A waiting stake or friend table is left only through its books' owner.
-        leave_handler_register(mode="stake", handler=stake_leave)
-        leave_handler_register(mode="friend", handler=room_table_leave)
+        hooks_register()

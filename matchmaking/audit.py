@@ -50,7 +50,7 @@ def stake_pots_audit() -> list[str]:
         "stake_table_id", "user_id"
     ):
         sitters[table_id].add(user_id)
-    breaches = []
+    breaches: list[str] = []
     for row in StakeTable.objects.order_by("pk").iterator():
         ref = str(row.pk)
         breaches.extend(

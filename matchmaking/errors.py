@@ -1,13 +1,21 @@
-"""The one error type of matchmaking services: a code and a message for a player."""
+"""The refusals of matchmaking's services, one per subpackage's books.
+
+Each is a :class:`core.refusals.Refusal` (a code, a message for the player, an
+optional detail for logs), so views, sockets and the admin answer them one way.
+"""
+
+from __future__ import annotations
+
+from core.refusals import Refusal
 
 
-class MatchError(Exception):
-    """A request the matchmaker refuses; nothing was changed."""
+class MatchError(Refusal):
+    """A pool search, wave or block the matchmaker refuses; nothing was changed."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
-    def as_frame(self) -> dict[str, str]:
-        return {"type": "error", "code": self.code, "message": self.message}
+class RoomError(Refusal):
+    """A friend-room action that was refused; nothing was changed."""
+
+
+class StakeError(Refusal):
+    """A stake-table request refused; nothing was changed and no coin moved."""

@@ -8,9 +8,9 @@ from django import template
 
 from games import engine
 from games.names import variant_title as _variant_title
-from matchmaking.charts import history_chart
 from matchmaking.models import Block
-from matchmaking.selectors import rating_history, ratings_of
+from matchmaking.pools.charts import history_chart
+from matchmaking.pools.selectors import rating_history, ratings_of
 
 register = template.Library()
 

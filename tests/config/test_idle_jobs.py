@@ -14,8 +14,8 @@ from django.db import connection
 
 from accounts.tasks import presence_prune_task
 from games.tasks import finish_sweep_task, practice_expire_task, sweep_overdue_task
-from matchmaking.stake_tasks import stake_sweep_task
-from matchmaking.tasks import waves_task
+from matchmaking.pools.tasks import waves_task
+from matchmaking.stakes.tasks import stake_sweep_task
 
 JOBS: dict[str, Callable[[], Any]] = {
     "accounts.presence_prune": presence_prune_task,

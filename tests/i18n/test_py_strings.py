@@ -377,8 +377,8 @@ def test_the_scan_covers_the_modules_that_speak_to_players() -> None:
         "games/engine/rules.py",
         "games/engine/actions.py",
         "realtime/frames.py",
-        "matchmaking/rooms.py",
-        "matchmaking/stakes.py",
+        "matchmaking/rooms/services.py",
+        "matchmaking/stakes/services.py",
         "economy/views.py",
     ):
         assert module in scanned

@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture
 def lobby_frames(monkeypatch):
     """Record every (group, message) sent to lobby sockets."""
-    from matchmaking import notify
+    from matchmaking.pools import notify
 
     sent: list[tuple[str, dict]] = []
     monkeypatch.setattr(notify, "lobby_send", lambda msgs: sent.extend(msgs))
@@ -18,7 +18,7 @@ def lobby_frames(monkeypatch):
 @pytest.fixture
 def no_wave_tasks(monkeypatch):
     """Waves queued "at once" are recorded, not sent to a broker."""
-    from matchmaking import services
+    from matchmaking.pools import services
 
     queued: list[str] = []
     monkeypatch.setattr(services, "_wave_soon", queued.append)
@@ -28,7 +28,7 @@ def no_wave_tasks(monkeypatch):
 @pytest.fixture
 def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
     """No broker and no channel layer for stake tests: jobs and frames recorded."""
-    from matchmaking import stakes
+    from matchmaking.stakes import services as stakes
 
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
 
@@ -36,7 +36,7 @@ def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
 @pytest.fixture
 def funded(make_user):
     """A new player with ``coins`` in the wallet."""
-    from tests.matchmaking.stake_helpers import fund
+    from tests.matchmaking.stakes.helpers import fund
 
     def make(coins: int = 1000):
         user = make_user()

@@ -17,8 +17,8 @@ from games.models import Seat, Table
 from games.payloads import seats_public
 from leagues.models import PointEntry
 from matchmaking.models import Room, StakeTable
-from matchmaking.stakes import stake_sit
-from tests.matchmaking.stake_helpers import fund
+from matchmaking.stakes.services import stake_sit
+from tests.matchmaking.stakes.helpers import fund
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -114,7 +114,7 @@ def test_a_friend_room_of_two_people_still_pays_its_winner(
 def test_a_stake_pot_follows_the_result_but_an_absent_seat_earns_no_reward(
     make_user, queued, pushes, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from matchmaking import stakes
+    from matchmaking.stakes import services as stakes
 
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
     ana, ben = make_user("ana"), make_user("ben")

@@ -11,12 +11,13 @@ from django.urls import reverse
 
 from economy.selectors import pot_balance, wallet_balance
 from games.models import Seat, Table
-from matchmaking import rooms, stakes
+from matchmaking.errors import RoomError
 from matchmaking.models import Room, StakeSitter, StakeTable
-from matchmaking.room_errors import RoomError
+from matchmaking.rooms import services as rooms
+from matchmaking.stakes import services as stakes
 from tests.games.test_table_socket import Player
-from tests.matchmaking.leave_helpers import assert_books_agree
-from tests.matchmaking.stake_helpers import fund
+from tests.matchmaking.stakes.helpers import fund
+from tests.matchmaking.stakes.leave_helpers import assert_books_agree
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

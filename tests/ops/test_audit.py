@@ -11,11 +11,11 @@ from django.utils import timezone
 
 from economy.models import Transaction
 from games.models import FinishStep, Seat, Table
-from matchmaking import stakes
 from matchmaking.models import StakeSitter, StakeTable
-from matchmaking.stakes import stake_cancel, stake_sit
+from matchmaking.stakes import services as stakes
+from matchmaking.stakes.services import stake_cancel, stake_sit
 from ops.audit import audit_run
-from tests.matchmaking.stake_helpers import fund
+from tests.matchmaking.stakes.helpers import fund
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db

@@ -18,13 +18,13 @@ from django.urls import reverse
 
 import accounts.consumers
 import games.consumers
-import matchmaking.consumers
-import matchmaking.services
+import matchmaking.pools.consumers
+import matchmaking.pools.services
 from config.asgi import application
 from games.services import table_practice_create
 from matchmaking.models import Search
-from matchmaking.services import search_start
-from matchmaking.tasks import search_unwatched_task
+from matchmaking.pools.services import search_start
+from matchmaking.pools.tasks import search_unwatched_task
 from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _no_broker(queued, monkeypatch):
     """Timed jobs of the tables and extra waves are recorded, not queued."""
-    monkeypatch.setattr(matchmaking.services, "_wave_soon", lambda pool_key: None)
+    monkeypatch.setattr(matchmaking.pools.services, "_wave_soon", lambda pool_key: None)
 
 
 def held_back(monkeypatch: Any, module: Any, name: str) -> threading.Event:
@@ -73,7 +73,7 @@ async def practice_path(user: Any) -> str:
     ("kind", "module", "first_call", "frame"),
     [
         ("table", games.consumers, "table_membership", "state"),
-        ("lobby", matchmaking.consumers, "search_touch", "state"),
+        ("lobby", matchmaking.pools.consumers, "search_touch", "state"),
         ("presence", accounts.consumers, "presence_connect", "online"),
     ],
 )
@@ -144,7 +144,7 @@ async def test_a_search_ends_when_no_lobby_page_is_open_a_moment_after_a_close(
 ):
     checks: list[int] = []
     monkeypatch.setattr(
-        matchmaking.consumers,
+        matchmaking.pools.consumers,
         "search_unwatched_check_later",
         lambda user_id: checks.append(user_id),
     )

@@ -42,8 +42,8 @@ ENDPOINTS = {
     },
     "/ws/lobby/": {
         "server": [
-            "matchmaking/consumers.py",
-            "matchmaking/selectors.py",
+            "matchmaking/pools/consumers.py",
+            "matchmaking/pools/selectors.py",
             "realtime/consumers.py",
             "realtime/frames.py",
             "core/refusals.py",

@@ -1,0 +1,1 @@
+"""Online pools: searches, waves and backfill, ratings, leavers, the lobby socket."""

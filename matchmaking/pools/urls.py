@@ -1,0 +1,19 @@
+from django.urls import path
+
+from matchmaking.pools import views
+
+urlpatterns = [
+    path("play/online/", views.lobby, name="lobby"),
+    path("leaderboard/<str:variant>/", views.leaderboard_page, name="leaderboard"),
+    path(
+        "play/online/tables/<int:table_id>/rating.json",
+        views.table_rating_json,
+        name="table-rating",
+    ),
+    path("players/<str:username>/block/", views.player_block, name="player-block"),
+    path(
+        "players/<str:username>/unblock/",
+        views.player_unblock,
+        name="player-unblock",
+    ),
+]

@@ -1,0 +1,1 @@
+"""Friend rooms: made by a host, joined by invitation, code or link."""

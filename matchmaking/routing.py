@@ -1,7 +1,0 @@
-from django.urls import path
-
-from matchmaking.consumers import LobbyConsumer
-
-websocket_urlpatterns = [
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
-]
