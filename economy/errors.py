@@ -52,7 +52,9 @@ class InsufficientFunds(EconomyError):
     """
 
     code = "insufficient_funds"
-    player_message = _("Your wallet does not hold enough coins for that; none were taken.")
+    player_message = _(
+        "Your wallet does not hold enough coins for that; none were taken."
+    )
 
 
 class IdempotencyConflict(EconomyError):
