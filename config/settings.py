@@ -268,6 +268,10 @@ ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"
 ACCOUNT_LOGOUT_ON_GET = False
+# allauth's per-address limits, merged over its defaults. Sign-ups: 20 a minute per
+# address unless SIGNUP_RATE_LIMIT says otherwise (the browser tests' server signs up
+# every test's players from 127.0.0.1).
+ACCOUNT_RATE_LIMITS = {"signup": env.str("SIGNUP_RATE_LIMIT", default="20/m/ip")}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 AUTH_PASSWORD_VALIDATORS = [
