@@ -33,6 +33,8 @@ from typing import Any
 from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketProtocol
 
+from realtime.live import GOING_AWAY, sockets_stopping
+
 FRAME_CAP_FACTOR = 16
 # A supervisor (systemd, honcho, a container runtime) kills after 10 s by default.
 STOP_SECONDS = 8.0
@@ -85,8 +87,6 @@ def _sockets_close() -> Any:
     own trigger, which cancels the applications: the close frames go first."""
     from twisted.internet.defer import Deferred
 
-    from realtime.live import sockets_stopping
-
     return Deferred.fromFuture(sockets_stopping())
 
 
@@ -127,8 +127,6 @@ class _GoingAwayProtocol(WebSocketProtocol):  # type: ignore[misc]
     1000 and 3000-4999): only ``realtime.live`` sends it, as the server stops."""
 
     def serverClose(self, code: int | None = None) -> None:
-        from realtime.live import GOING_AWAY
-
         if code == GOING_AWAY:
             self.sendCloseFrame(code=code, isReply=False)
             return

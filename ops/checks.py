@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from games.models import Table
 from ops.backlog import queue_backlog
 from ops.heartbeat import (
     BEAT_KEY,
@@ -129,8 +130,6 @@ OVERDUE_ALARM_SECONDS = 15.0
 
 def oldest_overdue() -> tuple[int, float] | None:
     """The playing table longest past its deadline and by how many seconds."""
-    from games.models import Table
-
     row = (
         Table.objects.filter(status=Table.Status.PLAYING, deadline__lt=timezone.now())
         .order_by("deadline")
