@@ -40,6 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from bench.wire import django_wired  # noqa: E402
+
 
 def _setup(env: dict[str, str] | None = None) -> None:
     os.environ.update(env or {})
@@ -103,8 +105,6 @@ def _ms(times: list[float]) -> str:
 def bench_wave(players: int, rounds: int) -> None:
     _setup()
     from django.conf import settings
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from matchmaking.pools import notify, services
@@ -122,9 +122,10 @@ def bench_wave(players: int, rounds: int) -> None:
     reads, blocks, groupings, matchings, waves, seated = [], [], [], [], [], []
     wholes: list[float] = []
     _fill(user_ids, "draw-2", rng)
-    with CaptureQueriesContext(connection) as captured:  # a first wave, untimed
+    with django_wired() as pg:  # a first wave, untimed, counted on the wire
+        before = pg.snapshot()
         services.wave_run(pool_key="draw-2", now=timezone.now())
-    queries = len(captured)
+        queries = pg.since(before).statements
     for _ in range(rounds):
         _fill(user_ids, "draw-2", rng)
         _analyze()
@@ -175,8 +176,9 @@ def bench_wave(players: int, rounds: int) -> None:
     )
     print(
         f"  seating: {(wave - matching) * 1000 / tables:.1f} ms per table "
-        f"(wave_run minus matching); {queries} queries in the first wave_run "
-        "(a first wave, untimed; SAVEPOINTs included)"
+        f"(wave_run minus matching); {queries} SQL statements on the wire in the "
+        "first wave_run (a first wave, untimed; BEGIN, COMMIT and SAVEPOINTs "
+        "included)"
     )
 
 
