@@ -6,8 +6,6 @@ from typing import Any
 
 from django import template
 
-from games import engine
-from games.names import variant_title as _variant_title
 from matchmaking.models import Block
 from matchmaking.pools.charts import history_chart
 from matchmaking.pools.selectors import rating_history, ratings_of
@@ -33,16 +31,3 @@ def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
         and Block.objects.filter(blocker_id=viewer.pk, blocked_id=player.pk).exists()
     )
     return {"ratings": ratings, "blocked": blocked}
-
-
-@register.filter
-def variant_title(variant: str) -> str:
-    """``{{ r.variant|variant_title }}``: a variant id as players name it."""
-    return _variant_title(variant)
-
-
-@register.simple_tag
-def variant_titles() -> dict[str, str]:
-    """``{% variant_titles as titles %}``: every variant's name in the page's
-    language, for scripts whose frames carry variant ids."""
-    return {variant: _variant_title(variant) for variant in engine.VARIANTS}
