@@ -95,6 +95,7 @@ TEMPLATES = [
                 "accounts.context_processors.nav",
                 "matchmaking.rooms.context.invitations",
             ],
+            "libraries": {"catalog": "config.catalog"},
         },
     },
 ]

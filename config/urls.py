@@ -2,7 +2,8 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
+
+from config.catalog import javascript_catalog
 
 urlpatterns = [
     path("", include("accounts.urls")),
@@ -16,7 +17,11 @@ urlpatterns = [
     path("", include("leagues.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path(
+        "jsi18n/<str:language>/<str:release>/",
+        javascript_catalog,
+        name="javascript-catalog",
+    ),
     path("admin/", admin.site.urls),
 ]
 
