@@ -59,6 +59,7 @@ def javascript_catalog(
     if body is None:
         with translation.override(language):
             rendered = JavaScriptCatalog.as_view()(request)
+        assert isinstance(rendered, HttpResponse)  # rendered in full, never streamed
         body = rendered.content
         if current:
             shared_cache.set(key, body, YEAR)
