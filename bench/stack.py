@@ -35,6 +35,7 @@ def server_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, 
         NO_PROXY="127.0.0.1,localhost",
         no_proxy="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
+        STATIC_MANIFEST="false",  # nothing collected: serve the source files
     )
     env.update(extra)
     return env

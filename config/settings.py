@@ -390,11 +390,14 @@ LOGGING = {
     },
 }
 
+# Hashed, compressed static files (config/storage.py) need `collectstatic`, which
+# `make run` and `make run-distributed` do; STATIC_MANIFEST=0 serves the files as
+# they are from the apps' folders (the tests' own servers).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if env.bool("STATIC_MANIFEST", default=False)
+        "BACKEND": "config.storage.StaticStorage"
+        if env.bool("STATIC_MANIFEST", default=True)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }

@@ -39,6 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
             "tests.support.hashers.FastPBKDF2PasswordHasher",
             *settings.PASSWORD_HASHERS,
         ]
+        # Templates name static files as they are: nothing is collected for tests,
+        # nor for the servers they start (the browser tests' server collects).
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "staticfiles": {
+                "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+            },
+        }
+        os.environ.setdefault("STATIC_MANIFEST", "false")
         # Servers and workers the tests start get the test database's URL, whose
         # name would give them another default prefix than this process's: they
         # share this one, so they hear this process's groups and queue.

@@ -3,7 +3,8 @@
 // pings, reconnects with capped exponential backoff and jitter, and shows one
 // "connecting…" line per page for all of the page's sockets.
 //
-//   import { connect } from "./socket.js";
+//   (a page imports this module's ``connect``; no import line here, since
+//   collectstatic rewrites anything shaped like one, comments included)
 //   const socket = connect("/ws/lobby/", {
 //     onFrame: (frame) => render(frame),          // every frame the page handles
 //     onOpen: ({ reconnect }) => { if (reconnect) socket.send({ type: "sync" }); },
