@@ -48,6 +48,24 @@ def per_deal(deals: int, make: Any) -> float:
     return (time.perf_counter() - start) / deals
 
 
+def measure(options: Any, args: argparse.Namespace) -> tuple[float, float]:
+    """Median milliseconds per deal: the Random deal, the fair deal."""
+    tops = [secrets.token_bytes(32) for _ in range(args.deals)]
+    seeds = tuple("s" * 32 for _ in range(options.seats))
+    old, new = [], []
+    for _ in range(args.runs):
+        old.append(per_deal(args.deals, lambda i: new_match(options, i)))
+        new.append(
+            per_deal(
+                args.deals,
+                lambda i: new_match(
+                    options, i, fair=FairDeal(i + 1, (tops[i],), seeds)
+                ),
+            )
+        )
+    return statistics.median(old) * 1000, statistics.median(new) * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000)
@@ -55,22 +73,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'case':<16} {'Random ms':>10} {'fair ms':>10} {'extra ms':>10}")
     for name, (variant, overrides) in CASES.items():
-        options = options_for(variant, **overrides)
-        tops = [secrets.token_bytes(32) for _ in range(args.deals)]
-        seeds = tuple("s" * 32 for _ in range(options.seats))
-        old, new = [], []
-        for _ in range(args.runs):
-            old.append(per_deal(args.deals, lambda i: new_match(options, i)))
-            new.append(
-                per_deal(
-                    args.deals,
-                    lambda i: new_match(
-                        options, i, fair=FairDeal(i + 1, (tops[i],), seeds)
-                    ),
-                )
-            )
-        old_ms = statistics.median(old) * 1000
-        new_ms = statistics.median(new) * 1000
+        old_ms, new_ms = measure(options_for(variant, **overrides), args)
         print(f"{name:<16} {old_ms:>10.3f} {new_ms:>10.3f} {new_ms - old_ms:>10.3f}")
     print(f"median of {args.runs} runs of {args.deals} deals each, one core")
 
