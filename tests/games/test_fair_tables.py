@@ -441,3 +441,26 @@ def test_a_table_from_before_fair_deals_keeps_its_deal(make_user, settings):
     data = table_fair_json(table=table)
     assert data["version"] is None and data["hands"] == []
     table_verify(table=table)
+
+
+def test_fair_json_is_readable_by_whoever_may_see_the_table(
+    make_user, fair_deals, client
+):
+    room_table, ana, _ben = two_human_table(make_user, mode=Table.Mode.FRIEND)
+    eve = make_user("eve")
+    online_table = table_seated_create(
+        mode=Table.Mode.ONLINE,
+        variant="draw",
+        seats=[SeatTaker(user=eve), SeatTaker(bot_level="easy", simulated=True)],
+    )
+    # Anyone may watch an online table, signed in or not.
+    response = client.get(f"/tables/{online_table.pk}/fair.json")
+    assert response.status_code == 200
+    assert response.json()["commitment"] == fresh(online_table).fair["commitments"][0]
+    assert response["Cache-Control"] == "no-store"
+    # A friend room's table: its players, not a stranger.
+    client.force_login(eve)
+    assert client.get(f"/tables/{room_table.pk}/fair.json").status_code == 404
+    client.force_login(ana)
+    assert client.get(f"/tables/{room_table.pk}/fair.json").status_code == 200
+    assert client.get("/tables/999999/fair.json").status_code == 404
