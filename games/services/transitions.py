@@ -13,7 +13,7 @@ from prometheus_client import Counter
 
 from games import engine
 from games.errors import TableError
-from games.fairness import fair_chain_ahead
+from games.fairness import fair_chain_ahead, table_seeding
 from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
@@ -30,6 +30,11 @@ MOVES = Counter(
 def state_of(table: Table) -> engine.State:
     """The engine state of a table that has started (it always has one)."""
     if table.state is None:
+        if table_seeding(table):
+            raise TableError(
+                "not_playing",
+                gettext("The first hand is not dealt yet: the seeds are coming in."),
+            )
         raise TableError("not_playing", gettext("This table is not in play."))
     return engine.from_json(table.state)
 

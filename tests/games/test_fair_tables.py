@@ -229,6 +229,9 @@ def test_a_seed_after_the_deal_or_from_a_spectator_is_refused(make_user, fair_de
     with pytest.raises(TableError) as err:
         table_seed(table_id=table.pk, user=eve, seed="mine")
     assert err.value.code == "not_seated"
+    with pytest.raises(TableError) as err:  # no move before the deal
+        table_act(table_id=table.pk, user=ana, action={"type": "draw"}, expected_seq=1)
+    assert err.value.code == "not_playing" and "seeds" in err.value.message
     table_seed(table_id=table.pk, user=ana, seed="mine")
     before = row(table)
     with pytest.raises(TableError) as err:
