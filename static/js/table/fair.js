@@ -16,7 +16,7 @@ function hex(bytes) {
 }
 
 function unhex(text) {
-  if (typeof text !== "string" || !/^([0-9a-f]{2})+$/i.test(text)) throw new Error("bad hex");
+  if (typeof text !== "string" || !/^([0-9a-f]{2})+$/i.test(text)) throw new TypeError();
   const out = new Uint8Array(text.length / 2);
   for (let i = 0; i < out.length; i += 1) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
   return out;
