@@ -440,6 +440,14 @@ MATCHMAKING_COOLDOWN_FACTOR = 3
 MATCHMAKING_COOLDOWN_MAX_MINUTES = 24 * 60
 MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24
 
+# --- the fair deal (games.fairness, docs/fairness.md)
+# RULES.md §1.1: every new table commits to a hash chain and deals its first hand
+# once every person seated has sent a client seed, or this many seconds after the
+# start. The test suite turns fair deals off for the tests that pin deals by the
+# table's integer seed (tests/conftest.py); the tests of fairness turn them on.
+GAMES_FAIR_DEALS = True
+GAMES_FAIR_SEED_SECONDS = 3.0
+
 # --- friend rooms (matchmaking.rooms)
 # The table page of a friend room links back to its room (for Rematch) by this URL
 # name, taking the table's id: config wires games to the app that owns the rooms.

@@ -18,7 +18,13 @@ from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.presence import seat_socket_renew
 from games.selectors import table_frame, table_membership
-from games.services import seat_back, seat_presence, table_act, table_leave
+from games.services import (
+    seat_back,
+    seat_presence,
+    table_act,
+    table_leave,
+    table_seed,
+)
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -110,6 +116,8 @@ class TableConsumer(SocketConsumer):
             await database_call(seat_back)(table_id=self.table_id, user=self.user)
         elif kind == "leave":
             await database_call(table_leave)(table_id=self.table_id, user=self.user)
+        elif kind == "seed":
+            await self._seed(frame)
         else:
             raise FrameError("unknown_type", gettext("Unknown frame type."))
 
@@ -131,6 +139,17 @@ class TableConsumer(SocketConsumer):
             action=action,
             expected_seq=seq,
             claimed_seat=seat,
+        )
+
+    async def _seed(self, frame: dict[str, Any]) -> None:
+        seed = frame.get("seed")
+        if not isinstance(seed, str):
+            raise FrameError("bad_frame", gettext('"seed" needs a "seed" string.'))
+        seat = frame.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise FrameError("bad_frame", gettext('"seat" must be a number.'))
+        await database_call(table_seed)(
+            table_id=self.table_id, user=self.user, seed=seed, claimed_seat=seat
         )
 
     async def _send_state(self) -> None:

@@ -27,6 +27,7 @@ class Table(models.Model):
         BOT = "bot", _("A computer player moves")
         CLOCK = "clock", _("A turn clock runs out")
         NEXT_HAND = "next_hand", _("The next hand starts")
+        DEAL = "deal", _("The first hand is dealt")
 
     mode = models.CharField(max_length=10, choices=Mode.choices)
     status = models.CharField(
@@ -44,6 +45,10 @@ class Table(models.Model):
     # Server-only: the deal's seed (from ``secrets``) and the engine state.
     seed = models.BigIntegerField()
     state = models.JSONField(null=True, blank=True)
+    # Server-only as well: the fair deal (RULES.md §1.1, ``games.fairness``): the
+    # secret top of each hash chain, their public commitments and the client seeds.
+    # Empty for the tables dealt before fair deals, which keep dealing from ``seed``.
+    fair = models.JSONField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
     clock_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="seconds per decision; empty = no clock"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games import engine
+from games.fairness import fair_public
 from games.groups import seat_group, watch_group
 from games.models import Seat, Table
 from games.names import seat_display_name
@@ -58,6 +59,7 @@ def table_public(table: Table) -> dict[str, Any]:
         "variant": table.variant,
         "clock_seconds": table.clock_seconds,
         "timer": timer,
+        "fair": fair_public(table),
     }
 
 

@@ -1,8 +1,10 @@
-"""Replay a table from its seed and move log; the check that the log is the truth."""
+"""Replay a table from its seed (or fair deal) and move log; the check that the log
+is the truth."""
 
 from __future__ import annotations
 
 from games import engine
+from games.fairness import fair_deal_of
 from games.models import Table
 
 
@@ -14,7 +16,12 @@ def table_replay(*, table: Table) -> engine.State | None:
     """The state reached by replaying the table's seed and every logged action."""
     if table.state is None:
         return None
-    state = engine.new_match(engine.Options.from_dict(table.options), table.seed)
+    # A fair table deals from its chains and seeds; one from before fair deals, from
+    # its integer seed, as it always did.
+    fair = fair_deal_of(table) if table.fair is not None else None
+    state = engine.new_match(
+        engine.Options.from_dict(table.options), table.seed, fair=fair
+    )
     for event in table.events.order_by("seq").only("seat", "action"):
         if event.action is None:
             continue

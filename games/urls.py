@@ -9,4 +9,5 @@ urlpatterns = [
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="table-rematch"),
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),
     path("tables/<int:table_id>/log.json", views.table_log_json, name="table-log"),
+    path("tables/<int:table_id>/fair.json", views.table_fair, name="table-fair"),
 ]

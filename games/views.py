@@ -1,4 +1,5 @@
-"""Game pages: Play (start a practice table), the table, rematch, history, log."""
+"""Game pages: Play (start a practice table), the table, rematch, history, log and
+the fair deal's proof."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_POST
 from core.requests import SignedInRequest
 from games import engine
 from games.errors import TableError
+from games.fairness import table_fair_json
 from games.forms import PlayForm
 from games.history import table_hands, table_log_export
 from games.models import Table
@@ -95,6 +97,7 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         if table.mode == Table.Mode.PRACTICE and mine is not None
         else None,
         "history": reverse("table-history", args=[table.pk]),
+        "fair": reverse("table-fair", args=[table.pk]),
         "play": reverse("play"),
         "room": reverse(settings.GAMES_FRIEND_ROOM_URL, args=[table.pk])
         if table.mode == Table.Mode.FRIEND and settings.GAMES_FRIEND_ROOM_URL
@@ -164,4 +167,13 @@ def table_log_json(request: SignedInRequest, table_id: int) -> JsonResponse:
     table = _ended_table(table_id, request.user)
     response = JsonResponse(table_log_export(table=table))
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
+    return response
+
+
+def table_fair(request: HttpRequest, table_id: int) -> JsonResponse:
+    """``fair.json``: the table's fair deal as far as it may be known now, for
+    whoever may see the table (RULES.md §1.1, docs/fairness.md)."""
+    table = table_visible_or_404(table_id=table_id, user=request.user)
+    response = JsonResponse(table_fair_json(table=table))
+    response["Cache-Control"] = "no-store"
     return response

@@ -33,6 +33,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # touches the database between tests.
     if settings.configured:
         settings.EMBEDDED_WORKER = False
+        # Tables made by tests deal at once from their integer seed, as before fair
+        # deals; the tests of the fair deal turn it on (``fair_deals``).
+        settings.GAMES_FAIR_DEALS = False
         # Users are made by the hundred; the real hasher stays second, so hashes of
         # either kind verify (tests/support/hashers.py).
         settings.PASSWORD_HASHERS = [

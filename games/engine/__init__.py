@@ -9,7 +9,7 @@ Public API
 ``from games.engine import Options, options_for, VARIANTS, InvalidOptions,
 IllegalAction, State, Action, new_match, legal_actions, apply, view, to_json,
 from_json, parse_action, action_to_dict, current_seat, is_match_over, determinize,
-events_for, public_info, tile_pairs, Text, tile_name, end_name``
+events_for, public_info, tile_pairs, Text, tile_name, end_name, fair_extend``
 
 Options and variants
 --------------------
@@ -34,8 +34,11 @@ players), ``sets``, ``default_set``, ``seats``, ``partnership`` ("never",
 
 Matches
 -------
-``new_match(options, seed) -> State``: hand 1 is dealt at once. Each hand is
-dealt by ``random.Random(f"{seed}:{hand_no}")`` so seed + actions replay exactly.
+``new_match(options, seed, *, fair=None) -> State``: hand 1 is dealt at once. With
+``fair`` (a ``games.engine.fair.FairDeal``) each hand is dealt by RULES.md §1.1;
+without, by ``random.Random(f"{seed}:{hand_no}")`` (tables before fair deals). Either
+way seed (or fair deal) + actions replay exactly. ``fair_extend(state, top)`` adds
+the next hash chain before a match outgrows its chains (``FairDeal.has_key``).
 The dealer is seat 0 for hand 1 and rotates; seats 0+2 and 1+3 are partners.
 
 ``State`` is immutable from the outside and compares by value. Attributes:
@@ -126,6 +129,7 @@ from games.engine.options import InvalidOptions, Options, options_for
 from games.engine.rules import (
     apply,
     current_seat,
+    fair_extend,
     is_match_over,
     legal_actions,
     new_match,
@@ -153,6 +157,7 @@ __all__ = [
     "determinize",
     "end_name",
     "events_for",
+    "fair_extend",
     "from_json",
     "is_match_over",
     "legal_actions",

@@ -233,6 +233,20 @@ def new_match(options: Options, seed: int, *, fair: FairDeal | None = None) -> S
     return _deal(s, r, 1, 0)
 
 
+def fair_extend(state: State, top: bytes) -> State:
+    """``state`` with one more hash chain, whose secret top is ``top``: the keys of
+    the next ``fair.CHAIN_LENGTH`` hands after the last chain's (RULES.md §1.1)."""
+    if state.fair is None:
+        raise ValueError("only a table with a fair deal has hash chains")
+    new = state.copy()
+    new.fair = FairDeal(
+        table_id=state.fair.table_id,
+        chains=(*state.fair.chains, top),
+        seeds=state.fair.seeds,
+    )
+    return new
+
+
 # ---------------------------------------------------------------- queries
 
 

@@ -1,7 +1,8 @@
 """Table writes, for views, consumers, tasks and other apps (matchmaking, leagues).
 
-Create (empty, or started with every seat taken), seat, start, act, tick, presence,
-back, leave (``table_leave``, ``seat_leave``), cancel. Every change runs in one
+Create (empty, or started with every seat taken), seat, start, client seeds
+(``table_seed``, the fair deal), act, tick, presence, back, leave (``table_leave``,
+``seat_leave``), cancel. Every change runs in one
 transaction that locks the table row (``select_for_update``), saves the table as the
 next ``seq`` with a ``TableEvent`` (a move, or an empty entry for a change of seats
 or status), decides the next timed job, and posts the seats' and spectators' views
@@ -39,6 +40,7 @@ from games.services.seats import (
     seat_presence,
     table_leave,
 )
+from games.services.seeding import table_seed
 from games.services.timed_jobs import (
     EARLY_TOLERANCE,
     STANDIN_LEVEL,
@@ -70,6 +72,7 @@ __all__ = [
     "table_deal",
     "table_leave",
     "table_practice_create",
+    "table_seed",
     "table_seated_create",
     "table_start",
     "table_tick",

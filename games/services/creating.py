@@ -1,5 +1,9 @@
 """Creating tables: empty ones waiting for players, practice tables against computer
-players, and started tables with every seat taken; dealing a full waiting table."""
+players, and started tables with every seat taken; dealing a full waiting table.
+
+Every table commits to its fair deal at creation (``games.fairness.fair_new``); a
+fair table that starts waits for its players' client seeds before its first deal
+(``games.services.seeding``)."""
 
 from __future__ import annotations
 
@@ -16,9 +20,11 @@ from django.utils.translation import gettext, ngettext
 from dbtools.rows import row_insert
 from games import engine
 from games.errors import TableError
+from games.fairness import fair_new
 from games.models import Seat, Table, TableEvent
 from games.rows import table_seats
 from games.services.seats import team_of
+from games.services.seeding import seeding_open, seeding_timer
 from games.services.transitions import (
     MOVES,
     frames_post,
@@ -82,6 +88,7 @@ def table_practice_create(
         options=opts.to_dict(),
         host=user,
         seed=secrets.randbits(63),
+        fair=fair_new(seats=opts.seats),
         clock_seconds=None,
         bot_delay_ms=BOT_SPEEDS[bot_speed],
         hand_pause_seconds=0,
@@ -122,6 +129,7 @@ def table_create(
             options=opts.to_dict(),
             host=host,
             seed=secrets.randbits(63),
+            fair=fair_new(seats=opts.seats),
             clock_seconds=clock_seconds,
             bot_delay_ms=BOT_SPEEDS[bot_speed],
             hand_pause_seconds=hand_pause_seconds,
@@ -194,7 +202,7 @@ class _Dealt:
 
     table: Table
     seats: list[Seat]
-    state: engine.State
+    state: engine.State | None  # None: a fair table waiting for its seeds
     events: list[dict[str, Any]]
 
 
@@ -215,6 +223,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
         options=opts.to_dict(),
         host=plan.host,
         seed=secrets.randbits(63),
+        fair=fair_new(seats=opts.seats),
         clock_seconds=clock,
         bot_delay_ms=BOT_SPEEDS[plan.bot_speed],
         hand_pause_seconds=plan.hand_pause_seconds,
@@ -234,6 +243,10 @@ def _seated_build(plan: TablePlan) -> _Dealt:
         )
         for position, taker in enumerate(plan.seats)
     ]
+    if table.fair is not None:
+        # Dealt once the seeds are in (``games.services.seeding``).
+        timer_set(table, seeding_timer(seats))
+        return _Dealt(table=table, seats=seats, state=None, events=[])
     state = engine.new_match(opts, table.seed)
     table.state = engine.to_json(state)
     timer_set(table, timer_next(table=table, seats=seats, state=state))
@@ -322,10 +335,13 @@ def table_deal(*, table_id: int) -> Table:
 
 
 def _start(table: Table, seats: list[Seat]) -> None:
-    opts = engine.Options.from_dict(table.options)
-    state = engine.new_match(opts, table.seed)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
+    if table.fair is not None:
+        seeding_open(table, seats, fields=["status", "started_at"])
+        return
+    opts = engine.Options.from_dict(table.options)
+    state = engine.new_match(opts, table.seed)
     transition(
         table,
         seats,

@@ -14,8 +14,8 @@ from games.models import Seat, Table
 from games.presence import seat_sockets_count
 from games.rows import table_locked, table_seating_locked, table_seats
 from games.services.cancelling import table_cancel_locked
-from games.services.transitions import change, state_of, table_lock
-from games.timers import timer_next
+from games.services.transitions import change, state_or_none, table_lock
+from games.timers import NextTimer, timer_next
 
 
 def team_of(options: engine.Options, position: int) -> int | None:
@@ -140,8 +140,8 @@ def seat_back(*, table_id: int, user: User) -> None:
     seat.away = False
     seat.save(update_fields=["away"])
     if table.status == Table.Status.PLAYING:
-        state = state_of(table)
-        timer = timer_next(table=table, seats=seats, state=state)
+        state = state_or_none(table)
+        timer = _timer_after_seats(table, seats, state)
         change(table, seats, state, position=seat.position, timer=timer)
 
 
@@ -172,7 +172,7 @@ def seat_presence(
         return
     seats = table_seats(table)
     position = next(s.position for s in seats if s.user_id == user.pk)
-    change(table, seats, state_of(table), position=position)
+    change(table, seats, state_or_none(table), position=position)
 
 
 def table_leave(*, table_id: int, user: User) -> None:
@@ -229,9 +229,19 @@ def seat_leave(*, table_id: int, user: User) -> None:
     seat.forfeited = True
     seat.away = True
     seat.save(update_fields=["forfeited", "away"])
-    state = state_of(table)
-    timer = timer_next(table=table, seats=seats, state=state)
+    state = state_or_none(table)
+    timer = _timer_after_seats(table, seats, state)
     change(table, seats, state, position=seat.position, timer=timer)
+
+
+def _timer_after_seats(
+    table: Table, seats: list[Seat], state: engine.State | None
+) -> NextTimer | None:
+    """The job once a playing seat changed hands (back, away, forfeited); None keeps
+    the job of a fair table waiting for its seeds (its deal is due anyway)."""
+    if state is None:
+        return None
+    return timer_next(table=table, seats=seats, state=state)
 
 
 def seat_free(*, table_id: int, user_id: int) -> None:

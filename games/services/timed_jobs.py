@@ -1,5 +1,5 @@
 """The timed jobs of a table: a computer player's move, the stand-in playing for a seat
-whose clock ran out, the start of the next hand."""
+whose clock ran out, the start of the next hand, the first deal of a fair table."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.models import Seat, Table
 from games.rows import table_read, table_seats, table_update
+from games.services.seeding import seeded_deal
 from games.services.transitions import (
     job_of,
     state_of,
@@ -48,8 +49,8 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     """Run the timed job the table was waiting for at ``seq``; False if stale.
 
     The job is a computer player's move (or a Muggins call), the stand-in bot playing
-    for a seat whose clock ran out (which then stays away until its owner acts), or
-    the start of the next hand.
+    for a seat whose clock ran out (which then stays away until its owner acts), the
+    start of the next hand, or the first deal of a fair table whose seeds are late.
 
     A computer player thinks (the hard level for a tenth of a second or more) from
     an unlocked read, outside any transaction: on SQLite a write transaction holds
@@ -114,6 +115,9 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         outbox.post(seq=table.seq, frames=(), job=job_of(table))
         return False
     seats = table_seats(table)
+    if table.timer == Table.Timer.DEAL:
+        seeded_deal(table, seats)
+        return True
     state = state_of(table)
     if table.timer == Table.Timer.NEXT_HAND:
         new_state = engine.apply(state, 0, engine.Action.next_hand())

@@ -13,6 +13,7 @@ from prometheus_client import Counter
 
 from games import engine
 from games.errors import TableError
+from games.fairness import fair_chain_ahead, table_seeding
 from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
@@ -29,8 +30,19 @@ MOVES = Counter(
 def state_of(table: Table) -> engine.State:
     """The engine state of a table that has started (it always has one)."""
     if table.state is None:
+        if table_seeding(table):
+            raise TableError(
+                "not_playing",
+                gettext("The first hand is not dealt yet: the seeds are coming in."),
+            )
         raise TableError("not_playing", gettext("This table is not in play."))
     return engine.from_json(table.state)
+
+
+def state_or_none(table: Table) -> engine.State | None:
+    """The engine state of a table, or None before its first deal (a waiting table,
+    or a fair table waiting for its client seeds, ``games.services.seeding``)."""
+    return engine.from_json(table.state) if table.state is not None else None
 
 
 def table_lock(table_id: int) -> Table:
@@ -56,6 +68,10 @@ def transition(
     table's row lock."""
     table.seq += 1
     MOVES.labels(actor).inc()
+    fair_before = table.fair
+    state = fair_chain_ahead(table, state)
+    if table.fair is not fair_before:
+        fields = [*fields, "fair"]
     table.state = engine.to_json(state)
     events = list(state.events)
     event_append(

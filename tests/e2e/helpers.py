@@ -66,8 +66,13 @@ def create_room(page: Page, *, seats: int = 3) -> None:
 
 
 def wait_ready(page: Page) -> None:
+    """Wait for the table's first state, dealt unless the table is still waiting
+    (a fair table deals once the page has sent its client seed)."""
     page.wait_for_function(
-        "() => window.dominoTable && window.dominoTable.ui.frame !== null"
+        """() => {
+          const f = window.dominoTable && window.dominoTable.ui.frame;
+          return !!f && (f.view !== null || !(f.table.fair && f.table.fair.seeding));
+        }"""
     )
 
 

@@ -27,6 +27,11 @@ def drive(
         table = Table.objects.get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             return table
+        if table.state is None:
+            # A fair table waiting for its seeds: its deal job deals without them.
+            Table.objects.filter(pk=table_id).update(deadline=None)
+            table_services.table_tick(table_id=table_id, seq=table.seq)
+            continue
         state = engine.from_json(table.state)
         actor = None
         for position, user in users.items():

@@ -3,6 +3,7 @@ import { TableSocket } from "./socket.js";
 import { gettext } from "../i18n.js";
 import { useStatusElement } from "../socket.js";
 import { TableUI } from "./ui.js";
+import { FairPanel, dealOf, verifyAll, verifyHand } from "./fair.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const root = document.getElementById("table-app");
@@ -13,8 +14,12 @@ const ui = new TableUI(root, config, {
   back: () => socket.send({ type: "back" }),
   leave: () => socket.send({ type: "leave" }),
 });
+const fair = new FairPanel(document.getElementById("fair"), config, (frame) => socket.send(frame));
 socket = new TableSocket(config.ws, {
-  onState: (frame) => ui.update(frame),
+  onState: (frame) => {
+    ui.update(frame);
+    fair.update(frame);
+  },
   onError: (frame) => ui.error(frame),
   onStatus: (status) => ui.setConnection(status),
 });
@@ -32,4 +37,7 @@ if (leave) {
   });
 }
 // For the browser tests and the curious: the live socket and renderer.
-window.dominoTable = { socket, ui };
+window.dominoTable = { socket, ui, fair };
+// The in-browser verifier, callable on any fair.json (the browser tests compare it
+// with the server's deals).
+window.dominoFair = { dealOf, verifyAll, verifyHand };

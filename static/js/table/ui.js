@@ -475,6 +475,7 @@ export class TableUI {
     const { view, seats, table } = this.frame;
     let text = "";
     if (table.status === "cancelled") text = gettext("This game was abandoned.");
+    else if (!view && table.fair?.seeding) text = gettext("Shuffling: waiting for the players' seeds…");
     else if (!view) text = gettext("Waiting for players…");
     else if (view.phase === "match_over") text = gettext("The match is over.");
     else if (view.phase === "hand_over") {
