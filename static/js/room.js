@@ -1,6 +1,15 @@
-// The room page: name suggestions for the invite field, and a light poll that
-// reloads the page when the room changes and takes seated players to the table
-// when the game starts.
+// The room page: name suggestions for the invite field, Copy link and Share, and the
+// room kept live over its socket (docs/protocol.md, "/ws/rooms/<id>/"): a changed
+// room reloads the page, a started game takes seated players to the table, and a
+// player the host removed is told so. Only if the socket is refused for too many
+// open pages does the page fall back to reading its state URL, slowly.
+import { connect } from "./socket.js";
+import { gettext } from "./i18n.js";
+
+const FALLBACK_POLL_MS = 20000;
+const TOO_MANY = 4429;
+const NOT_A_MEMBER = 4404;
+
 const root = document.getElementById("room");
 if (root) {
   const input = document.getElementById("invite-name");
@@ -18,6 +27,30 @@ if (root) {
       list.replaceChildren(...usernames.map((name) => Object.assign(document.createElement("option"), { value: name })));
     });
   }
+
+  // --- Copy link and the phone's share sheet
+  const link = document.getElementById("share-link");
+  const copied = document.getElementById("copy-done");
+  document.getElementById("copy-link")?.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link.value);
+    } catch (err) {
+      link.select();
+      document.execCommand("copy");
+    }
+    if (copied) {
+      copied.textContent = gettext("Link copied.");
+      copied.hidden = false;
+    }
+  });
+  const share = document.getElementById("share-room");
+  if (share && navigator.share) {
+    share.hidden = false;
+    share.addEventListener("click", () => {
+      navigator.share({ title: document.title, text: share.dataset.text, url: link.value }).catch(() => {});
+    });
+  }
+
   // A page that opens on a started game does not send its player to the table (they
   // may have come back on purpose), unless this tab saw the room waiting just before:
   // a reload that lands after the start must still take them there.
@@ -26,25 +59,66 @@ if (root) {
   const seenBefore = sessionStorage.getItem(seenKey);
   sessionStorage.setItem(seenKey, status);
   const startedWhileHere = status === "playing" && seenBefore !== null && seenBefore !== "playing";
+
+  let waiting = null; // a newer state seen while the player was typing a name
+  const show = (state) => {
+    if (state.table && (status !== "playing" || startedWhileHere)) {
+      location.assign(state.table);
+      return;
+    }
+    if (state.version === root.dataset.version) return;
+    const typing = input && document.activeElement === input && input.value;
+    if (typing) {
+      waiting = state;
+      return;
+    }
+    location.reload();
+  };
+  input?.addEventListener("blur", () => {
+    if (waiting) show(waiting);
+  });
+
+  const removed = (message) => {
+    const note = document.getElementById("room-removed");
+    note.textContent = message;
+    note.hidden = false;
+    const me = root.dataset.me;
+    for (const seat of document.querySelectorAll(`#room-seats li[data-user="${me}"]`)) {
+      const free = Object.assign(document.createElement("span"), { className: "muted", textContent: gettext("free") });
+      seat.replaceChildren(seat.querySelector("strong"), ": ", free);
+    }
+    for (const part of document.querySelectorAll("#room-bring, #room-playing, #leave-room")) part.remove();
+  };
+
+  let polling = false;
   const poll = async () => {
     try {
       const reply = await fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" } });
-      if (reply.ok) {
-        const state = await reply.json();
-        if (state.table && (status !== "playing" || startedWhileHere)) {
-          location.assign(state.table);
-          return;
-        }
-        const typing = input && document.activeElement === input && input.value;
-        if (state.version !== root.dataset.version && !typing) {
-          location.reload();
-          return;
-        }
+      if (reply.status === 404) {
+        location.reload();
+        return;
       }
+      if (reply.ok) show(await reply.json());
     } catch (err) {
-      // Offline for a moment: the next poll tries again.
+      // Offline for a moment: the next read tries again.
     }
-    setTimeout(poll, 2000);
+    window.setTimeout(poll, FALLBACK_POLL_MS);
   };
-  setTimeout(poll, 2000);
+
+  connect(`/ws/rooms/${root.dataset.room}/`, {
+    name: "room",
+    ping: 25000,
+    onFrame: (frame) => {
+      if (frame.type === "state") show(frame);
+      else if (frame.type === "removed") removed(frame.message);
+    },
+    onClose: ({ code }) => {
+      if (code === NOT_A_MEMBER) location.reload(); // no longer invited: the page says so
+      if (code === TOO_MANY && !polling) {
+        polling = true;
+        window.setTimeout(poll, FALLBACK_POLL_MS);
+      }
+    },
+    refusals: { 4403: () => "", 4404: () => "" },
+  });
 }
