@@ -45,7 +45,7 @@ def test_invite_accept_start_with_a_computer_and_play(new_page):
     toast.get_by_role("button", name="Accept").click()
     bob.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(bob.locator("#room-seats")).to_contain_text(bob_name)
-    expect(alice.locator("#room-seats")).to_contain_text(bob_name)  # pushed to the room page
+    expect(alice.locator("#room-seats")).to_contain_text(bob_name)  # pushed
 
     alice.get_by_role("button", name="Start now").click()
     alice.wait_for_url(re.compile(r"/tables/\d+/$"))
