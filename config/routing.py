@@ -4,7 +4,7 @@ from django.urls import path
 
 from accounts.consumers import PresenceConsumer
 from games.routing import websocket_urlpatterns as games_websockets
-from matchmaking.pools.routing import websocket_urlpatterns as matchmaking_websockets
+from matchmaking.routing import websocket_urlpatterns as matchmaking_websockets
 
 websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),

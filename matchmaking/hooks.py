@@ -9,7 +9,10 @@ from games.leaving import leave_handler_register
 from games.signals import table_cancelled
 from games.watchers import watch_check_register
 from matchmaking.pools import receivers
-from matchmaking.rooms.receivers import room_on_table_cancelled
+from matchmaking.rooms.receivers import (
+    room_on_table_cancelled,
+    room_on_table_finished,
+)
 from matchmaking.rooms.selectors import room_table_watchable
 from matchmaking.rooms.services import room_table_leave
 from matchmaking.stakes.receivers import (
@@ -33,6 +36,7 @@ def hooks_register() -> None:
         "conduct", receivers.conduct_on_table_finished, modes=receivers.RATED_MODES
     )
     consequence_register("stakes", stake_on_table_finished, modes=("stake",))
+    consequence_register("room", room_on_table_finished, modes=("friend",))
     watch_check_register("friend", room_table_watchable)
     table_cancelled.connect(
         stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"

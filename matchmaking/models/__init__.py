@@ -8,6 +8,7 @@ from matchmaking.models.rooms import (
     RoomEvent,
     RoomInvitation,
     RoomRematchVote,
+    RoomRemoval,
 )
 from matchmaking.models.stakes import StakeSitter, StakeTable
 
@@ -22,6 +23,7 @@ __all__ = [
     "RoomEvent",
     "RoomInvitation",
     "RoomRematchVote",
+    "RoomRemoval",
     "Search",
     "StakeSitter",
     "StakeTable",

@@ -116,6 +116,23 @@ class RoomEvent(models.Model):
         return f"{self.username} {self.kind}"
 
 
+class RoomRemoval(models.Model):
+    """The host removed ``user`` from the room: the link and the code refuse them
+    until the host invites them again (the invitation deletes this row)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "user"], name="room_removal_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} removed from room {self.room_id}"
+
+
 class RoomRematchVote(models.Model):
     """A player of a finished table agrees to play again in the same room."""
 

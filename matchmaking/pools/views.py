@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -102,4 +103,7 @@ def player_unblock(request: SignedInRequest, username: str) -> HttpResponse:
     other = get_object_or_404(get_user_model(), username=username)
     block_remove(blocker_id=request.user.pk, blocked_id=other.pk)
     messages.success(request, _("%(name)s is no longer blocked.") % {"name": username})
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # one's own list of blocks
     return redirect("player-profile", username=username)

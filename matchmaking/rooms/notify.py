@@ -18,3 +18,14 @@ def invitation_push(*, invitee_id: int, invitation: dict[str, Any]) -> None:
             )
         ]
     )
+
+
+def room_group(room_id: int) -> str:
+    """The group of every socket open on one room's page."""
+    return f"room.{room_id}"
+
+
+def room_changed(*, room_id: int, removed: int | None = None) -> None:
+    """Nudge the room's pages after commit: each socket re-reads its member's state
+    (``removed``: the player the host just removed, told so by their page)."""
+    outbox.notify([(room_group(room_id), {"type": "room.changed", "removed": removed})])

@@ -8,11 +8,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
 from games.models import Seat, Table
-from matchmaking.models import Room, RoomInvitation, RoomRematchVote
+from matchmaking.models import Room, RoomInvitation, RoomRematchVote, RoomRemoval
 
 USERNAME_MATCHES = 8
 RECENT_OPPONENTS = 6
@@ -42,6 +43,17 @@ def invitations_pending(*, user: User) -> list[RoomInvitation]:
         .select_related("inviter", "room__table")
         .order_by("-created_at")
     )
+
+
+def invitation_open(*, invitation_id: int, user: User) -> RoomInvitation | None:
+    """One of the player's own invitations that can still be answered."""
+    found: RoomInvitation | None = (
+        _open_invitations(user)
+        .select_related("inviter", "room__table")
+        .filter(pk=invitation_id)
+        .first()
+    )
+    return found
 
 
 def invitation_count(*, user: User) -> int:
@@ -201,3 +213,40 @@ def room_page(*, room: Room, user: User) -> RoomPage:
         teams=bool(options.partnership),
         version=version,
     )
+
+
+def room_removed(*, room: Room, user: User) -> bool:
+    """Whether the host removed ``user`` and has not invited them again."""
+    return bool(RoomRemoval.objects.filter(room=room, user=user).exists())
+
+
+def room_seat_count(*, room: Room) -> int:
+    return int(engine.Options.from_dict(room.table.options).seats)
+
+
+def room_full(*, room: Room) -> bool:
+    """Whether a stranger with the link would find no free seat: every seat is
+    taken or held for an unanswered invitation."""
+    seats = room_seat_count(room=room)
+    taken = Seat.objects.filter(table_id=room.table_id).count()
+    held = RoomInvitation.objects.filter(
+        room=room, status=RoomInvitation.Status.PENDING, expires_at__gt=timezone.now()
+    ).count()
+    return bool(taken + held >= seats)
+
+
+def room_state(*, room_id: int, user: User) -> dict[str, Any] | None:
+    """What a member's room page compares (``version``) and where a seated player
+    goes once the game is on (``table``); None for anyone who is not a member.
+
+    The one read behind the state URL and the room socket, so both refuse alike.
+    """
+    room = Room.objects.select_related("table").filter(pk=room_id).first()
+    if room is None or not room_member(room=room, user=user):
+        return None
+    page = room_page(room=room, user=user)
+    playing = page.table_status == Table.Status.PLAYING and page.is_seated
+    return {
+        "version": page.version,
+        "table": reverse("table", args=[room.table_id]) if playing else None,
+    }

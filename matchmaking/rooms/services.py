@@ -41,9 +41,10 @@ from matchmaking.models import (
     RoomEvent,
     RoomInvitation,
     RoomRematchVote,
+    RoomRemoval,
 )
 from matchmaking.rooms.codes import room_code_new, room_token_new
-from matchmaking.rooms.notify import invitation_push
+from matchmaking.rooms.notify import invitation_push, room_changed
 
 BOT_LEVELS = ("easy", "medium", "hard")
 CLOCK_RANGE = (10, 120)
@@ -63,8 +64,24 @@ def _room_lock(room_id: int) -> Room:
     return room
 
 
-def _event(room: Room, kind: str, username: str = "") -> None:
+def _event(
+    room: Room, kind: str, username: str = "", *, removed: int | None = None
+) -> None:
+    """Append a line to the room's event list and nudge its open pages after
+    commit: every change of a room writes one, so every change reaches them."""
     RoomEvent.objects.create(room=room, kind=kind, username=username)
+    room_id = room.pk
+    transaction.on_commit(lambda: room_changed(room_id=room_id, removed=removed))
+
+
+def removed_refusal() -> RoomError:
+    return RoomError(
+        "removed",
+        _(
+            "The host removed you from this room. You can come back only if "
+            "the host invites you again."
+        ),
+    )
 
 
 def _seats(room: Room) -> list[Seat]:
@@ -335,6 +352,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Room:
     room = invitation.room
     _sit(room, user)
     _answer(invitation, RoomInvitation.Status.ACCEPTED)
+    RoomRemoval.objects.filter(room=room, user=user).delete()
     _event(room, RoomEvent.Kind.JOINED, user.get_username())
     return room
 
@@ -385,7 +403,8 @@ def room_join(*, room_id: int, user: User) -> Room:
     """Take a free seat through the share link (the view resolved the token).
 
     Seats held for unanswered invitations are not free; a player who was invited
-    takes one of those and their invitation counts as accepted.
+    takes one of those and their invitation counts as accepted. A player the host
+    removed is refused until the host invites them again.
     """
     room = _room_lock(room_id)
     _require_open(room)
@@ -394,6 +413,8 @@ def room_join(*, room_id: int, user: User) -> Room:
         room=room, invitee=user, status=RoomInvitation.Status.PENDING
     ).first()
     if mine is None:
+        if RoomRemoval.objects.filter(room=room, user=user).exists():
+            raise removed_refusal()
         seats = _seats(room)
         seated = len(seats)
         if any(s.user_id == user.pk for s in seats):
@@ -403,6 +424,7 @@ def room_join(*, room_id: int, user: User) -> Room:
     _sit(room, user)
     if mine is not None:
         _answer(mine, RoomInvitation.Status.ACCEPTED)
+        RoomRemoval.objects.filter(room=room, user=user).delete()
     _event(room, RoomEvent.Kind.JOINED, user.get_username())
     return room
 
@@ -437,7 +459,11 @@ def room_seat_move(*, room_id: int, user: User, player_id: int, position: int) -
 
 @transaction.atomic
 def room_remove(*, room_id: int, user: User, player_id: int) -> None:
-    """The host asks a seated player to leave before the start."""
+    """The host asks a seated player to leave before the start.
+
+    The player's open room pages are told, and the link and the code refuse them
+    until the host invites them again (a ``RoomRemoval`` until then).
+    """
     room = _room_lock(room_id)
     _require_host(room, user)
     _require_open(room)
@@ -447,7 +473,8 @@ def room_remove(*, room_id: int, user: User, player_id: int) -> None:
     if seat is None:
         raise RoomError("not_seated", _("That player has no seat in this room."))
     _seat_free(room, player_id)
-    _event(room, RoomEvent.Kind.REMOVED, _player_name(seat))
+    RoomRemoval.objects.get_or_create(room=room, user_id=player_id)
+    _event(room, RoomEvent.Kind.REMOVED, _player_name(seat), removed=player_id)
 
 
 @transaction.atomic

@@ -33,6 +33,11 @@ urlpatterns = [
         name="invitation-decline",
     ),
     path(
+        "invitations/<int:invitation_id>/block/",
+        views.invitation_block_confirm,
+        name="invitation-block",
+    ),
+    path(
         "invitations/<int:invitation_id>/withdraw/",
         views.invitation_withdraw,
         name="invitation-withdraw",

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,6 +25,7 @@ from games.models import Table
 from games.names import variant_dict, variant_title
 from matchmaking.errors import RoomError
 from matchmaking.models import Room
+from matchmaking.rooms import selectors
 from matchmaking.rooms import services as rooms
 from matchmaking.rooms.codes import (
     room_code_blocked,
@@ -31,12 +34,16 @@ from matchmaking.rooms.codes import (
 )
 from matchmaking.rooms.forms import RoomForm
 from matchmaking.rooms.selectors import (
+    invitation_open,
     invitations_pending,
     recent_opponents,
     room_for_code,
     room_for_token,
+    room_full,
     room_member,
     room_page,
+    room_removed,
+    room_seat_count,
     rooms_of,
     usernames_matching,
 )
@@ -130,16 +137,12 @@ def room_detail(request: SignedInRequest, room_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def room_state(request: SignedInRequest, room_id: int) -> JsonResponse:
-    """What the room page's script polls: a version to compare and where to go."""
-    room = _member_room(request, room_id)
-    page = room_page(room=room, user=request.user)
-    playing = page.table_status == Table.Status.PLAYING and page.is_seated
-    return JsonResponse(
-        {
-            "version": page.version,
-            "table": reverse("table", args=[room.table_id]) if playing else None,
-        }
-    )
+    """A member's room state: a version to compare and where to go (the room
+    socket pushes the same; the page reads this while its socket is refused)."""
+    state = selectors.room_state(room_id=room_id, user=request.user)
+    if state is None:
+        raise Http404(_("There is no such room."))
+    return JsonResponse(state)
 
 
 def _room_action(
@@ -255,11 +258,12 @@ def room_rematch(request: SignedInRequest, room_id: int) -> HttpResponse:
     )
 
 
-@login_required
-def room_join(request: SignedInRequest, token: str) -> HttpResponse:
+def room_join(request: HttpRequest, token: str) -> HttpResponse:
     """The share link: GET shows the room and a Join button, POST takes a seat.
 
-    Someone not signed in is sent to log in (or sign up) and comes back here.
+    Someone not signed in sees who invites them to what, with sign-up first (and
+    log-in), both coming back here. A full, started or closed room says so instead
+    of offering a seat; so does a room whose host removed the visitor.
     """
     room = room_for_token(token=token[:64])
     if room is None:
@@ -273,20 +277,29 @@ def room_join(request: SignedInRequest, token: str) -> HttpResponse:
             },
             status=404,
         )
-    if room_member(room=room, user=request.user) and request.method != "POST":
+    context: dict[str, Any] = {
+        "room": room,
+        "title": variant_title(room.table.variant),
+        "seats": room_seat_count(room=room),
+    }
+    user = request.user
+    if not isinstance(user, User) or not user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        context["back"] = request.get_full_path()
+        return render(request, "matchmaking/room_join.html", context)
+    if room_member(room=room, user=user) and request.method != "POST":
         return redirect("room", room_id=room.pk)
     if request.method == "POST":
         try:
-            rooms.room_join(room_id=room.pk, user=request.user)
+            rooms.room_join(room_id=room.pk, user=user)
         except RoomError as err:
             messages.error(request, err.message)
         else:
             return redirect("room", room_id=room.pk)
-    return render(
-        request,
-        "matchmaking/room_join.html",
-        {"room": room, "title": variant_title(room.table.variant)},
-    )
+    context["removed"] = room_removed(room=room, user=user)
+    context["full"] = room_full(room=room)
+    return render(request, "matchmaking/room_join.html", context)
 
 
 @login_required
@@ -334,6 +347,27 @@ def invitation_accept(request: SignedInRequest, invitation_id: int) -> HttpRespo
 
 
 @login_required
+@require_GET
+def invitation_block_confirm(
+    request: SignedInRequest, invitation_id: int
+) -> HttpResponse:
+    """Say what blocking does before "Decline and block" is sent."""
+    invitation = invitation_open(invitation_id=invitation_id, user=request.user)
+    if invitation is None:
+        messages.error(request, _("This invitation can no longer be answered."))
+        return redirect("invitations")
+    return render(
+        request,
+        "matchmaking/invitation_block.html",
+        {
+            "invitation": invitation,
+            "inviter": invitation.inviter.get_username(),
+            "title": variant_title(invitation.room.table.variant),
+        },
+    )
+
+
+@login_required
 @require_POST
 def invitation_decline(request: SignedInRequest, invitation_id: int) -> HttpResponse:
     try:
@@ -344,6 +378,12 @@ def invitation_decline(request: SignedInRequest, invitation_id: int) -> HttpResp
         )
     except RoomError as err:
         return _refused(request, reverse("invitations"), err)
+    if request.POST.get("block") == "1":
+        return _done(
+            request,
+            reverse("invitations"),
+            _("Invitation declined. You blocked that player; see your profile."),
+        )
     return _done(request, reverse("invitations"), _("Invitation declined."))
 
 

@@ -46,6 +46,7 @@ from games.services import (
 from matchmaking.errors import StakeError
 from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes.busy import user_busy_elsewhere
+from matchmaking.stakes.notify import stakes_changed
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +185,7 @@ def stake_sit(
             raise StakeError(
                 "table_closed", _("This table is no longer taking players.")
             ) from None
+    stakes_changed()
     return row
 
 
@@ -460,6 +462,7 @@ def stake_stand(*, user: User, table_id: int) -> StakeTable:
     sitter.delete()
     row.seats_taken -= 1
     row.save(update_fields=["seats_taken"])
+    stakes_changed()
     return row
 
 
@@ -522,6 +525,7 @@ def stake_close(
     row.closed_at = timezone.now()
     row.save(update_fields=["state", "reason", "reason_text", "closed_at"])
     StakeSitter.objects.filter(stake_table=row).delete()
+    stakes_changed()
 
 
 def stake_expire(*, table_id: int) -> bool:

@@ -15,7 +15,8 @@ register = template.Library()
 
 @register.simple_tag
 def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
-    """``{% matchmaking_profile player user as mm %}``: ratings, charts, block state."""
+    """``{% matchmaking_profile player user as mm %}``: ratings, charts, block state,
+    and on one's own profile whom one blocked."""
     ratings = [
         {
             **r,
@@ -30,4 +31,14 @@ def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
         and viewer.pk != player.pk
         and Block.objects.filter(blocker_id=viewer.pk, blocked_id=player.pk).exists()
     )
-    return {"ratings": ratings, "blocked": blocked}
+    mine = viewer.is_authenticated and viewer.pk == player.pk
+    blocks = (
+        list(
+            Block.objects.filter(blocker_id=player.pk)
+            .order_by("blocked__username")
+            .values_list("blocked__username", flat=True)
+        )
+        if mine
+        else []
+    )
+    return {"ratings": ratings, "blocked": blocked, "my_blocks": blocks, "mine": mine}

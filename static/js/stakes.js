@@ -1,6 +1,9 @@
 // The stake lobby: sit down and stand up without leaving the page, refresh the open
-// tables every two seconds, and go to the table the moment yours starts. Every text
-// comes from the server, already translated.
+// tables when the server says they changed (docs/protocol.md, "/ws/stakes/"), and go
+// to the table the moment yours starts. Every text comes from the server, already
+// translated.
+import { connect } from "./socket.js";
+
 const app = document.getElementById("stakes-app");
 const errorBox = document.getElementById("stakes-error");
 const REGIONS = ["stakes-you", "stakes-groups", "stakes-recent"];
@@ -40,4 +43,22 @@ app.addEventListener("submit", async (event) => {
   await refresh().catch(() => {});
 });
 
-setInterval(() => refresh().catch(() => {}), 2000);
+// One refresh for a burst of changes; a slow read only while the socket is refused.
+let soon = null;
+const refreshSoon = () => {
+  if (soon) return;
+  soon = window.setTimeout(() => {
+    soon = null;
+    refresh().catch(() => {});
+  }, 150);
+};
+connect("/ws/stakes/", {
+  ping: 25000,
+  onOpen: refreshSoon, // what changed before this socket opened
+  onFrame: (frame) => {
+    if (frame.type === "changed") refreshSoon();
+  },
+  onClose: ({ code }) => {
+    if (code === 4429) window.setInterval(refreshSoon, 20000);
+  },
+});

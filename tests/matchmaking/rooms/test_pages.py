@@ -119,17 +119,23 @@ def test_host_actions_by_someone_else_are_refused(client, make_user, notified):
     assert room.table.status == Table.Status.WAITING
 
 
-def test_the_link_sends_a_stranger_through_log_in_and_back(client, make_user):
+def test_the_link_tells_a_stranger_who_invites_them_sign_up_first(client, make_user):
     ana = make_user("ana")
     room = room_create(host=ana, variant="draw", options={"seats": 3})
     join = reverse("room-join", args=[room.token])
     reply = client.get(join)
-    assert reply.status_code == 302
-    assert reply.url.startswith(reverse("account_login")) and "next=" in reply.url
-    login_page = client.get(reply.url).content.decode()
-    assert "signup" in login_page and "next=" in login_page  # the sign-up link keeps it
+    assert reply.status_code == 200
+    page = reply.content.decode()
+    assert f"ana invites you to play Draw in room {room.code} (3 seats)." in page
+    signup = page.index('id="join-signup"')
+    assert signup < page.index('id="join-login"')  # sign-up first
+    assert f"{reverse('account_signup')}?next={join}" in page.replace("%2F", "/")
+    assert "Join the game" not in page
+    # A POST while signed out takes no seat: it goes to log in.
+    assert client.post(join).url.startswith(reverse("account_login"))
     make_user("cy")
-    back = client.post(reply.url, {"login": "cy", "password": "a-Long-pass-42"})
+    login = f"{reverse('account_login')}?next={join}"
+    back = client.post(login, {"login": "cy", "password": "a-Long-pass-42"})
     assert back.url == join
     page = client.get(join).content.decode()
     assert "Join the game" in page

@@ -104,8 +104,10 @@ def test_invitation_sent_notifies_after_commit_and_accepted_seats(
         invitation = invitation_send(room_id=room.pk, inviter=ana, username="BEN")
     assert invitation.status == RoomInvitation.Status.PENDING
     assert invitation.expires_at > timezone.now() + timedelta(minutes=14)
-    assert [g for g, _ in notified] == [f"user.{ben.pk}"]
-    pushed = notified[0][1]
+    # The invitee's pages get the invitation; the room's pages only a nudge.
+    assert [g for g, _ in notified] == [f"room.{room.pk}", f"user.{ben.pk}"]
+    assert notified[0][1] == {"type": "room.changed", "removed": None}
+    pushed = notified[1][1]
     assert pushed["type"] == "invitation.push"
     assert pushed["invitation"]["host"] == "ana"
     assert "@" not in str(pushed)
