@@ -187,3 +187,16 @@ def fresh_socket_sets():
     socket_sets_forget()
     yield
     socket_sets_forget()
+
+
+@pytest.fixture(autouse=True)
+def fresh_local_cache():
+    """No cached counter of an earlier test: SQLite reuses user and table ids, so a
+    key such as a user's wrong room codes would carry over to another test's
+    user. The in-memory cache only; a Redis cache is shared with the test's own
+    servers (and PostgreSQL does not reuse ids)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
