@@ -3,7 +3,7 @@
 // comes from the server, already translated.
 const app = document.getElementById("stakes-app");
 const errorBox = document.getElementById("stakes-error");
-const REGIONS = ["stakes-you", "stakes-groups", "stakes-recent"];
+const REGIONS = ["stakes-balance", "stakes-you", "stakes-groups", "stakes-recent"];
 const STATE_URL = "/play/stakes/state.json";
 
 function showError(message) {
