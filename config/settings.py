@@ -458,6 +458,9 @@ GAMES_FRIEND_ROOM_URL = "room-of-table"
 # way back to that app's lobby, by URL name.
 GAMES_AGAIN_URLS = {"online": "table-again", "stake": "stake-again"}
 GAMES_LOBBY_URLS = {"online": "lobby", "stake": "stakes"}
+# A rematch both players accept (a JSON URL taking the table's id): online tables
+# only, since a stake table's next table goes through its own books.
+GAMES_REMATCH_OFFER_URLS = {"online": "table-rematch-offer"}
 # An invitation lapses after this long, or when the room starts.
 ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.

@@ -20,6 +20,11 @@ urlpatterns = [
         views.table_again,
         name="table-again",
     ),
+    path(
+        "play/online/tables/<int:table_id>/rematch.json",
+        views.table_rematch_json,
+        name="table-rematch-offer",
+    ),
     path("players/<str:username>/block/", views.player_block, name="player-block"),
     path(
         "players/<str:username>/unblock/",

@@ -20,6 +20,7 @@ from matchmaking.errors import MatchError
 from matchmaking.models import Search
 from matchmaking.pools.conduct import block_add, block_remove
 from matchmaking.pools.config import pools_all
+from matchmaking.pools.rematch import rematch_offer, rematch_state
 from matchmaking.pools.selectors import (
     leaderboard,
     lobby_state,
@@ -152,3 +153,17 @@ def player_unblock(request: SignedInRequest, username: str) -> HttpResponse:
     block_remove(blocker_id=request.user.pk, blocked_id=other.pk)
     messages.success(request, _("%(name)s is no longer blocked.") % {"name": username})
     return redirect("player-profile", username=username)
+
+
+@login_required
+def table_rematch_json(request: SignedInRequest, table_id: int) -> JsonResponse:
+    """GET: the rematch of a finished online table as its result shows it; POST:
+    offer or accept it (``{"error": {...}}`` with 400 when refused)."""
+    if request.method == "POST":
+        try:
+            state = rematch_offer(user_id=request.user.pk, table_id=table_id)
+        except MatchError as err:
+            return JsonResponse({"error": err.as_json()}, status=400)
+    else:
+        state = rematch_state(user_id=request.user.pk, table_id=table_id)
+    return JsonResponse(state)

@@ -180,3 +180,42 @@ def test_the_stake_lobby_says_balance_payout_wait_and_styles_errors(new_page):
     expect(page.locator("#stakes-balance")).to_be_visible()
     both_sizes(page, "stakes-lobby-es")
     page.locator("#stakes-you").get_by_role("button").click()  # Stand up
+
+
+def test_a_rematch_both_players_accept_seats_them_together(
+    new_page, live_url, tmp_path_factory
+):
+    db = server_db(tmp_path_factory)
+    ana, ben = new_page(), new_page(width=PHONE[0], height=PHONE[1])
+    names = [signup(ana, "fio"), signup(ben, "gus")]
+    table_id = online_table(db, names, finish=True)
+    for page in (ana, ben):
+        page.goto(f"/tables/{table_id}/")
+        page.locator("#main-action").click()
+    offer = ana.locator("#match-result form[data-rematch] button")
+    expect(offer).to_have_text("Offer a rematch")
+    offer.click()
+    expect(ana.locator("[data-rematch-status]")).to_contain_text(
+        "waiting for the other"
+    )
+    expect(ana.locator("#match-result form[data-rematch]")).to_be_hidden()
+    accept = ben.locator("#match-result form[data-rematch] button")
+    expect(accept).to_have_text("Accept the rematch")
+    expect(ben.locator("[data-rematch-status]")).to_contain_text(
+        f"{names[0]} offers a rematch."
+    )
+    screenshot(ana, "table-rematch-offered-en-desktop")
+    screenshot(ben, "table-rematch-offer-en-phone")
+    to_spanish(ben)
+    ben.locator("#main-action").click()
+    accept = ben.locator("#match-result form[data-rematch] button")
+    expect(accept).to_be_visible()
+    expect(ben.locator("[data-rematch-status]")).to_contain_text(names[0])
+    screenshot(ben, "table-rematch-offer-es-phone")
+    accept.click()
+    for page in (ana, ben):
+        page.wait_for_url(re.compile(r"/tables/(\d+)/$"))
+        page.wait_for_function(
+            f"() => !location.pathname.endsWith('/tables/{table_id}/')"
+        )
+    assert ana.url == ben.url

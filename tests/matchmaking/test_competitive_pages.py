@@ -14,7 +14,7 @@ from django.utils import timezone
 from economy.selectors import player_xp, wallet_balance
 from games.models import FinishStep, Table
 from matchmaking.models import Rating, Search, StakeTable
-from matchmaking.pools.config import pools_all
+from matchmaking.pools.config import pool_get, pools_all
 from matchmaking.stakes import services as stakes
 from tests.matchmaking.pools.test_pages import rated
 from tests.matchmaking.stakes.helpers import (  # noqa: F401 - fixtures
@@ -227,3 +227,60 @@ def test_the_stake_lobby_shows_balance_payout_wait_and_styled_errors(client, mak
     assert f"{settings.STAKE_FILL_SECONDS} seconds" in wait[: wait.index("</dd>")]
     error = html[html.index('id="stakes-error"') - 60 :]
     assert 'class="msg error"' in error[: error.index(">") + 60]
+
+
+# --- a rematch both players accept ----------------------------------------------
+
+
+def test_a_rematch_seats_both_players_once_both_have_offered(
+    client, make_user, queued, pushes, django_capture_on_commit_callbacks
+):
+    table, ana, ben = finished_online(make_user, django_capture_on_commit_callbacks)
+    url = reverse("table-rematch-offer", args=[table.pk])
+    client.force_login(ana)
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert f'action="{url}"' in html and "Offer a rematch" in html
+    first = client.post(url).json()
+    assert first == {"available": True, "offered": [], "mine": True, "table": None}
+    client.force_login(ben)
+    assert client.get(url).json()["offered"] == ["ana"]
+    with django_capture_on_commit_callbacks(execute=True):
+        second = client.post(url).json()
+    new = Table.objects.get(pk=second["table"])
+    assert new.mode == Table.Mode.ONLINE and new.status == Table.Status.PLAYING
+    assert {s.user_id for s in new.seats.all()} == {ana.pk, ben.pk}
+    assert new.options["target"] == pool_get("draw-2").target  # the pool's shape
+    seated = Search.objects.filter(seated_table_id=new.pk, pool="draw-2")
+    assert seated.count() == 2
+    client.force_login(ana)
+    assert client.get(url).json()["table"] == new.pk
+    assert client.post(url).json()["table"] == new.pk  # one table, however asked
+
+
+def test_no_rematch_with_a_computer_or_for_a_stranger(
+    client, make_user, queued, pushes, django_capture_on_commit_callbacks
+):
+    table, ana, _ben = finished_online(make_user, django_capture_on_commit_callbacks)
+    url = reverse("table-rematch-offer", args=[table.pk])
+    client.force_login(make_user("cleo"))
+    assert client.post(url).status_code == 400
+    assert client.get(url).json()["available"] is False
+    table.seats.filter(position=1).update(user=None, simulated=True, bot_level="hard")
+    client.force_login(ana)
+    assert client.get(url).json()["available"] is False
+    assert client.post(url).json()["error"]["code"] == "no_rematch"
+
+
+def test_a_searching_player_cancels_the_search_before_a_rematch(
+    client,
+    make_user,
+    queued,
+    pushes,
+    django_capture_on_commit_callbacks,
+    no_wave_tasks,
+):
+    table, ana, _ben = finished_online(make_user, django_capture_on_commit_callbacks)
+    client.force_login(ana)
+    client.post(reverse("table-again", args=[table.pk]))
+    reply = client.post(reverse("table-rematch-offer", args=[table.pk]))
+    assert reply.json()["error"]["code"] == "already_searching"

@@ -386,3 +386,65 @@ export function matchExtrasInto(match, frame) {
   }
   Promise.all(asks).then((parts) => holder.replaceChildren(...parts.flat().filter(Boolean)));
 }
+
+// A rematch both players accept (online tables of two people): the page asks the
+// server every two seconds who has offered it, and goes to the new table once
+// both have. The form (rendered only where a rematch can exist) posts the offer.
+const REMATCH_POLL_MS = 2000;
+let rematchTimer = null;
+
+function rematchPaint(form, status, body) {
+  const button = form.querySelector("button");
+  if (!body || !body.available) {
+    form.hidden = true;
+    status.hidden = true;
+    return;
+  }
+  if (body.table) {
+    clearInterval(rematchTimer);
+    window.location.assign(`/tables/${body.table}/`);
+    return;
+  }
+  const others = body.offered || [];
+  form.hidden = body.mine;
+  status.hidden = !body.mine && !others.length;
+  button.textContent = others.length ? gettext("Accept the rematch") : gettext("Offer a rematch");
+  if (body.mine) status.textContent = gettext("Rematch offered: waiting for the other player to accept.");
+  else if (others.length) status.textContent = interpolate(gettext("%(name)s offers a rematch."), { name: others.join(", ") });
+}
+
+/** Offer and follow a rematch from the match result, once per page. */
+export function rematchInto(match, frame) {
+  const form = match.querySelector("form[data-rematch]");
+  if (!form || frame.table.status !== "finished" || form.dataset.live) return;
+  form.dataset.live = "1";
+  const status = match.querySelector("[data-rematch-status]");
+  const ask = async () => {
+    try {
+      const reply = await fetch(form.action, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (reply.ok) rematchPaint(form, status, await reply.json());
+    } catch {
+      // A lost answer is asked again at the next tick.
+    }
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = await fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    const body = await reply.json().catch(() => null);
+    if (!reply.ok) {
+      status.hidden = false;
+      status.classList.add("error");
+      status.textContent = body?.error?.message || gettext("That did not work; reload the page and try again.");
+      return;
+    }
+    status.classList.remove("error");
+    rematchPaint(form, status, body);
+  });
+  ask();
+  rematchTimer = setInterval(ask, REMATCH_POLL_MS);
+}
