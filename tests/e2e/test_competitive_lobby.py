@@ -6,7 +6,9 @@ phone screenshots, in English and in Spanish (Spanish asserts structure only: th
 translations come later).
 
 Tables are made and played in the server's own database by a ``manage.py shell``
-process, through the table services (``tests.support.tables.drive``).
+process, through the table services (``tests.support.tables.drive``). That process
+owes them no league points (its league consequence is unregistered), so the league
+pages' tests sharing this server see none of these online tables.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ ONLINE_TABLE = """
 import random
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from games import finish
 from games.services import seat_join, table_create, table_start
 from matchmaking.models import Search
+finish._registry.pop("league", None)
 from tests.support.tables import drive
 User = get_user_model()
 people = [User.objects.get(username=n) for n in {names!r}]
