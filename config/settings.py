@@ -407,17 +407,30 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Matchmaking (RULES.md §4-§6)
 # ---------------------------------------------------------------------------
-# The online pools: one table shape each (variant preset, seats, partnership).
+# The online pools: one table shape each (variant preset, seats, partnership), a
+# target for a match of some 5-10 hands where the variant allows it, and "hands":
+# the mean hands per match at that target, shown on the pool's card. Both measured
+# with the engine's medium bots by ``.venv/bin/python bench/pool_lengths.py``
+# (40 matches per pool and target). Block scores only the blocked hands' difference
+# (about 26 hands to 100 with two players): its smallest target, 50, takes ~13.
 MATCHMAKING_POOLS: list[dict[str, object]] = [
-    {"key": "block-2", "variant": "block", "seats": 2},
-    {"key": "draw-2", "variant": "draw", "seats": 2},
-    {"key": "draw-4p", "variant": "draw", "seats": 4, "partnership": True},
-    {"key": "all_fives-2", "variant": "all_fives", "seats": 2},
-    {"key": "all_fives-4p", "variant": "all_fives", "seats": 4, "partnership": True},
-    {"key": "fives-2", "variant": "fives", "seats": 2},
-    {"key": "catalan-4p", "variant": "catalan", "seats": 4, "partnership": True},
-    {"key": "spider-2", "variant": "spider", "seats": 2},
-]
+    {"key": "block-2", "variant": "block", "seats": 2, "options": {"target": 50},
+     "hands": 13},
+    {"key": "draw-2", "variant": "draw", "seats": 2, "options": {"target": 100},
+     "hands": 9},
+    {"key": "draw-4p", "variant": "draw", "seats": 4, "partnership": True,
+     "options": {"target": 100}, "hands": 6},
+    {"key": "all_fives-2", "variant": "all_fives", "seats": 2,
+     "options": {"target": 150}, "hands": 7},
+    {"key": "all_fives-4p", "variant": "all_fives", "seats": 4, "partnership": True,
+     "options": {"target": 150}, "hands": 5},
+    {"key": "fives-2", "variant": "fives", "seats": 2, "options": {"target": 150},
+     "hands": 5},
+    {"key": "catalan-4p", "variant": "catalan", "seats": 4, "partnership": True,
+     "options": {"target": 100}, "hands": 6},
+    {"key": "spider-2", "variant": "spider", "seats": 2, "options": {"target": 100},
+     "hands": 8},
+]  # fmt: skip
 MATCHMAKING_WAVE_SECONDS = env.float("MATCHMAKING_WAVE_SECONDS", default=2.0)
 # Tables one wave seats at most, so that it holds its pool's lock briefly (a table
 # costs ~130 ms to seat, ``bench/matchmaker.py wave``); when more could sit, the next
@@ -452,6 +465,14 @@ GAMES_FAIR_SEED_SECONDS = 3.0
 # The table page of a friend room links back to its room (for Rematch) by this URL
 # name, taking the table's id: config wires games to the app that owns the rooms.
 GAMES_FRIEND_ROOM_URL = "room-of-table"
+# What a finished online or stake table offers instead of the practice form: "Find
+# another table" (a POST taking the table's id, to the app that seated it) and the
+# way back to that app's lobby, by URL name.
+GAMES_AGAIN_URLS = {"online": "table-again", "stake": "stake-again"}
+GAMES_LOBBY_URLS = {"online": "lobby", "stake": "stakes"}
+# A rematch both players accept (a JSON URL taking the table's id): online tables
+# only, since a stake table's next table goes through its own books.
+GAMES_REMATCH_OFFER_URLS = {"online": "table-rematch-offer"}
 # An invitation lapses after this long, or when the room starts.
 ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.
@@ -462,7 +483,7 @@ ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
 # its last player before it is cancelled and every entry refunded. The stakes are
 # the economy's entry fees (ECONOMY_ENTRY_FEES).
 STAKE_SHAPES: dict[str, dict[str, object]] = {
-    "block-2": {"variant": "block", "seats": 2},
+    "block-2": {"variant": "block", "seats": 2, "target": 50},  # as its online pool
     "draw-4p": {"variant": "draw", "seats": 4, "partnership": True},
     "all_fives-2": {"variant": "all_fives", "seats": 2},
 }

@@ -114,6 +114,19 @@ def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
     return result
 
 
+def table_earnings(*, user_id: int, table_ref: str) -> tuple[int, int]:
+    """The coins and XP one table's rewards paid the player (key
+    ``reward:<ref>:<user>``)."""
+    key = f"reward:{table_ref}:{user_id}"
+    coins = Entry.objects.filter(
+        transaction__key=key,
+        account__kind=Account.Kind.WALLET,
+        account__user_id=user_id,
+    ).aggregate(t=Sum("amount"))["t"]
+    xp = XpAward.objects.filter(key=key).values_list("amount", flat=True).first()
+    return int(coins or 0), int(xp or 0)
+
+
 def player_xp(*, user_id: int) -> int:
     total = XpAward.objects.filter(user_id=user_id).aggregate(t=Sum("amount"))["t"]
     return total or 0

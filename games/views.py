@@ -76,6 +76,25 @@ def play(request: SignedInRequest) -> HttpResponse:
     )
 
 
+def _after_links(table: Table, seated: bool) -> dict[str, str | None]:
+    """Where a finished table of a lobby leads: a rematch and another table of its
+    kind (for the people who sat there) and that lobby (``GAMES_REMATCH_OFFER_URLS``,
+    ``GAMES_AGAIN_URLS``, ``GAMES_LOBBY_URLS``)."""
+    again: dict[str, str] = getattr(settings, "GAMES_AGAIN_URLS", {})
+    lobby: dict[str, str] = getattr(settings, "GAMES_LOBBY_URLS", {})
+    rematch: dict[str, str] = getattr(settings, "GAMES_REMATCH_OFFER_URLS", {})
+    mode = str(table.mode)
+    return {
+        "rematch_offer": reverse(rematch[mode], args=[table.pk])
+        if seated and mode in rematch
+        else None,
+        "again": reverse(again[mode], args=[table.pk])
+        if seated and mode in again
+        else None,
+        "lobby": reverse(lobby[mode]) if mode in lobby else None,
+    }
+
+
 @login_required
 def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The live table: the page loads, then the socket brings every state."""
@@ -102,6 +121,7 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         "room": reverse(settings.GAMES_FRIEND_ROOM_URL, args=[table.pk])
         if table.mode == Table.Mode.FRIEND and settings.GAMES_FRIEND_ROOM_URL
         else None,
+        **_after_links(table, mine is not None),
     }
     return render(
         request,

@@ -1,7 +1,7 @@
 """The matchmaking app's models, one module per concern."""
 
 from matchmaking.models.conduct import Block, Cooldown, Offence
-from matchmaking.models.pools import PoolWave, Search
+from matchmaking.models.pools import PoolWave, RematchOffer, Search
 from matchmaking.models.ratings import Rating, RatingChange
 from matchmaking.models.rooms import (
     Room,
@@ -19,6 +19,7 @@ __all__ = [
     "PoolWave",
     "Rating",
     "RatingChange",
+    "RematchOffer",
     "Room",
     "RoomEvent",
     "RoomInvitation",

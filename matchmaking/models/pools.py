@@ -65,3 +65,26 @@ class Search(models.Model):
 
     def __str__(self) -> str:
         return f"search {self.pk} of {self.user_id} in {self.pool} ({self.status})"
+
+
+class RematchOffer(models.Model):
+    """A person's offer of a rematch after a finished online table; when every
+    person of that table has offered, one new table of the same pool seats them
+    all (``new_table_id``, written on every offer of the table)."""
+
+    table_id = models.PositiveBigIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    new_table_id = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_id", "user"], name="rematch_offer_once_per_person"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"rematch of table {self.table_id} offered by {self.user_id}"

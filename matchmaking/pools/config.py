@@ -23,6 +23,7 @@ class Pool:
     seats: int
     partnership: bool
     options: dict[str, Any]
+    hands: int | None = None  # the hands a match takes, about (MATCHMAKING_POOLS)
 
     @property
     def title(self) -> str:
@@ -57,6 +58,7 @@ def _pool_of(entry: dict[str, Any]) -> Pool:
         seats=opts.seats,
         partnership=opts.partnership,
         options=options,
+        hands=int(entry["hands"]) if entry.get("hands") else None,
     )
 
 

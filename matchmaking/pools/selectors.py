@@ -13,10 +13,13 @@ from django.db.models import Count
 from django.utils import timezone
 
 from dbtools.prepared import prepared_cursor
-from games.models import Seat, Table
+from economy.selectors import table_earnings
+from games.models import FinishStep, Seat, Table
+from games.names import variant_title
 from matchmaking.models import Cooldown, Rating, RatingChange, Search
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
 from matchmaking.pools.display import rating_label, rating_points, rating_provisional
+from matchmaking.pools.ratings import MU, SIGMA
 
 # A player with a seat at a table of these modes and states cannot search a pool.
 LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
@@ -131,19 +134,41 @@ def live_tables(*, limit: int = 20) -> list[dict[str, Any]]:
         {
             "id": t.pk,
             "variant": t.variant,
+            "title": variant_title(t.variant),
             "seats": [seat_name(s) for s in t.seats.all()],
         }
         for t in tables
     ]
 
 
+def _rating_labels(*, user_id: int) -> dict[str, str]:
+    """The player's displayed rating per variant ("1512", "1460?")."""
+    return {
+        r.variant: rating_label(mu=r.mu, sigma=r.sigma, tables=r.tables)
+        for r in Rating.objects.filter(user_id=user_id)
+    }
+
+
 def lobby_state(*, user_id: int) -> dict[str, Any]:
-    """Everything the lobby page shows a player, as one ``state`` frame."""
+    """Everything the lobby page shows a player, as one ``state`` frame: per pool
+    its counts, the table's shape (target, turn clock, about how many hands) and
+    the player's rating in its variant ("1500?" before any rated table)."""
     counts = {c["key"]: c for c in pool_counts()}
+    labels = _rating_labels(user_id=user_id)
+    new_label = rating_label(mu=MU, sigma=SIGMA, tables=0)
     return {
         "type": "state",
         "pools": [
-            {"key": p.key, "title": p.title, **counts[p.key]} for p in pools_all()
+            {
+                "key": p.key,
+                "title": p.title,
+                "target": p.target,
+                "clock": settings.MATCHMAKING_CLOCK_SECONDS,
+                "hands": p.hands,
+                "rating": labels.get(p.variant, new_label),
+                **counts[p.key],
+            }
+            for p in pools_all()
         ],
         "search": search_frame(user_id=user_id),
         "seated": live_table_of(user_id=user_id),
@@ -184,7 +209,60 @@ def rating_last_change(*, user_id: int) -> dict[str, Any] | None:
     if row is None:
         return None
     change = rating_points(row.mu_after) - rating_points(row.mu_before)
-    return {"table": row.table_id, "variant": row.variant, "change": f"{change:+d}"}
+    return {
+        "table": row.table_id,
+        "variant": row.variant,
+        "title": variant_title(row.variant),
+        "change": f"{change:+d}",
+    }
+
+
+def table_outcome(*, user_id: int, table_id: int) -> dict[str, Any]:
+    """What one finished table brought the player: the rating after it ("1605?"),
+    the displayed change, and the coins and XP it paid (rewards; a stake pot's
+    payout is the pot's own line). ``pending`` while a finish consequence of the
+    table is still to apply after its commit: the figures may then still change.
+    """
+    pending = FinishStep.objects.filter(
+        table_id=table_id, done_at__isnull=True
+    ).exists()
+    row = RatingChange.objects.filter(user_id=user_id, table_id=table_id).first()
+    rating: str | None = None
+    change: int | None = None
+    if row is not None:
+        change = rating_points(row.mu_after) - rating_points(row.mu_before)
+        tables = RatingChange.objects.filter(
+            user_id=user_id, variant=row.variant, pk__lte=row.pk
+        ).count()
+        rating = rating_label(mu=row.mu_after, sigma=row.sigma_after, tables=tables)
+    coins, xp = table_earnings(user_id=user_id, table_ref=str(table_id))
+    return {
+        "pending": pending,
+        "rating": rating,
+        "change": change,
+        "coins": coins,
+        "xp": xp,
+    }
+
+
+def rating_standing(*, user_id: int, variant: str) -> dict[str, Any]:
+    """The player's own standing in a variant: the displayed rating ("1605?"),
+    rated tables so far and the number a settled rating needs."""
+    row = Rating.objects.filter(user_id=user_id, variant=variant).first()
+    needed = int(settings.MATCHMAKING_PROVISIONAL_TABLES)
+    if row is None:
+        return {
+            "rating": rating_label(mu=MU, sigma=SIGMA, tables=0),
+            "tables": 0,
+            "needed": needed,
+            "provisional": True,
+        }
+    return {
+        "rating": rating_label(mu=row.mu, sigma=row.sigma, tables=row.tables),
+        "tables": row.tables,
+        "needed": needed,
+        "provisional": rating_provisional(tables=row.tables, sigma=row.sigma),
+    }
 
 
 def leaderboard(*, variant: str) -> list[dict[str, Any]]:

@@ -10,6 +10,21 @@ urlpatterns = [
         views.table_rating_json,
         name="table-rating",
     ),
+    path(
+        "play/online/tables/<int:table_id>/outcome.json",
+        views.table_outcome_json,
+        name="table-outcome",
+    ),
+    path(
+        "play/online/tables/<int:table_id>/again/",
+        views.table_again,
+        name="table-again",
+    ),
+    path(
+        "play/online/tables/<int:table_id>/rematch.json",
+        views.table_rematch_json,
+        name="table-rematch-offer",
+    ),
     path("players/<str:username>/block/", views.player_block, name="player-block"),
     path(
         "players/<str:username>/unblock/",

@@ -53,6 +53,11 @@ def stake_lobby(*, user: User) -> dict[str, Any]:
             "shape": code,
             "label": shape.label,
             "seats": shape.seats,
+            "partnership": shape.partnership,
+            # A full table's pot goes whole to the winner or winning pair
+            # (``economy.pots``: no commission); a pair shares it.
+            "pot": stake * shape.seats,
+            "each": stake * shape.seats // 2 if shape.partnership else None,
             "tables": [
                 _table_line(r, names[r.pk])
                 for r in open_rows

@@ -10,6 +10,11 @@ urlpatterns = [
     path("play/stakes/sit/", stake_views.stakes_sit, name="stakes-sit"),
     path("play/stakes/stand/", stake_views.stakes_stand, name="stakes-stand"),
     path(
+        "play/stakes/tables/<int:table_id>/again/",
+        stake_views.stake_again,
+        name="stake-again",
+    ),
+    path(
         "play/stakes/tables/<int:table_id>/result.json",
         stake_views.stake_result_json,
         name="stakes-result",

@@ -11,9 +11,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.requests import SignedInRequest
+from economy.selectors import wallet_balance
 from matchmaking.errors import StakeError
+from matchmaking.models import StakeTable
 from matchmaking.stakes.selectors import stake_lobby, stake_result
 from matchmaking.stakes.services import (
+    fill_seconds,
     stake_amounts,
     stake_shapes,
     stake_sit,
@@ -60,8 +63,32 @@ def stakes_page(request: SignedInRequest) -> HttpResponse:
             "stakes": stake_amounts(),
             "shapes": [{"code": s.code, "label": s.label} for s in shapes.values()],
             "lobby": stake_lobby(user=request.user),
+            "balance": wallet_balance(user_id=request.user.pk),
+            "fill_seconds": fill_seconds(),
         },
     )
+
+
+@login_required
+@require_POST
+def stake_again(request: SignedInRequest, table_id: int) -> HttpResponse:
+    """Find another table: Quick seat at the stake and shape of a table the player
+    sat at, through the stake tables' own books (a new entry fee)."""
+    row = StakeTable.objects.filter(
+        pk=table_id, table__seats__user_id=request.user.pk
+    ).first()
+    if row is None:
+        raise Http404(_("There is no such stake table."))
+    try:
+        sat = stake_sit(user=request.user, stake=row.stake, shape=row.shape)
+    except StakeError as exc:
+        return _reply(request, ok=None, error=exc)
+    text = ngettext(
+        "You sat down at table %(id)s; %(stake)s coin is in its pot.",
+        "You sat down at table %(id)s; %(stake)s coins are in its pot.",
+        sat.stake,
+    ) % {"id": sat.pk, "stake": sat.stake}
+    return _reply(request, ok=text, error=None)
 
 
 @login_required

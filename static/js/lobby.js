@@ -18,11 +18,22 @@ if (root) {
   // player's state: a click before that would be lost, or start a search on a page
   // whose socket then fails to open.
   let live = false;
+  // Holding a seat at a live online or stake table: no search until it ends.
+  let seated = null;
+  // "Find another table" on a finished table started this search on the server:
+  // when it seats the player, go to the table as a Find click here would.
+  const params = new URLSearchParams(location.search);
+  if (params.has("searching")) {
+    sessionStorage.setItem("lobby-searching", "1");
+    history.replaceState(null, "", location.pathname);
+  }
 
   const show = (el, text) => { el.hidden = !text; if (text) el.textContent = text; };
   const showError = (text) => show($("lobby-error"), text);
 
   const paintCounts = (pools) => {
+    const online = root.querySelector('[data-count="online"]');
+    if (online) online.textContent = formatNumber(pools.reduce((n, p) => n + p.waiting + p.playing, 0));
     for (const p of pools) {
       const li = root.querySelector(`li.pool[data-pool="${CSS.escape(p.key)}"]`);
       if (!li) continue;
@@ -34,7 +45,7 @@ if (root) {
   const paintSearch = () => {
     clearInterval(searchClock);
     searchBox.hidden = !search;
-    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search || !live;
+    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search || !!seated || !live;
     if (!search) return;
     const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
     // The pool's title as this page rendered it: the frame's may be in another language.
@@ -79,6 +90,7 @@ if (root) {
   const paintState = (m) => {
     paintCounts(m.pools);
     search = m.search;
+    seated = m.seated;
     if (search) offset = search.started_at + search.waited - Date.now() / 1000;
     paintSearch();
     paintTables(m.tables);
@@ -98,6 +110,7 @@ if (root) {
       }
       const status = $("lobby-status");
       status.hidden = false;
+      status.classList.add("banner");
       status.replaceChildren(`${t.seated} `);
       const a = document.createElement("a");
       a.href = `/tables/${m.seated}/`;

@@ -66,7 +66,7 @@ def test_two_players_play_a_stake_table_and_the_winner_sees_the_payout(new_page)
         main_button(page).click()
         expect(page.locator("#match-result")).to_be_visible()
         expect(page.locator("#match-result .rating-change")).to_contain_text(
-            re.compile(r"Your rating: (\+\d+|-\d+|±0)")
+            re.compile(r"Your rating: \d[\d,]*\? \((\+\d+|-\d+|±0)\)")
         )
     expect(winner.locator("#match-result .pot-result")).to_contain_text(
         "You: won 200 from the pot"

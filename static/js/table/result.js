@@ -246,19 +246,23 @@ export function handResultEl(view, seats, you) {
   return box;
 }
 
-// What an online or stake table adds to the match result: the player's rating
-// change (RULES §6) and, at a stake table, the pot and who received what. Practice
-// and friend tables ask for nothing. The answers are written by the finish
-// receivers after the table's commit, so an empty answer is asked again a few times.
+// What a paying table adds to the match result: the player's new rating and its
+// change (online and stake tables, RULES §6), the coins and XP the table paid
+// (friend, online and stake tables, RULES §5) and, at a stake table, the pot and
+// who received what. Practice tables ask for nothing. These are written by the
+// finish consequences after the table's commit, so the page fetches them and asks
+// again while the server says the finish is still applying (``pending``).
+const outcomeUrl = (id) => `/play/online/tables/${id}/outcome.json`;
 const EXTRAS = {
-  online: (id) => ({ rating: `/play/online/tables/${id}/rating.json` }),
+  friend: (id) => ({ outcome: outcomeUrl(id) }),
+  online: (id) => ({ outcome: outcomeUrl(id) }),
   stake: (id) => ({
-    rating: `/play/online/tables/${id}/rating.json`,
+    outcome: outcomeUrl(id),
     pot: `/play/stakes/tables/${id}/result.json`,
   }),
 };
-const EXTRA_TRIES = 4;
-const EXTRA_PAUSE_MS = 1000;
+const EXTRA_TRIES = 8;
+const EXTRA_PAUSE_MS = 750;
 const extrasAsked = new Map();
 
 async function fetchJson(url, ready) {
@@ -297,9 +301,30 @@ export function potLineText(line, myName) {
   return interpolate(gettext("%(name)s: %(outcome)s"), { name, outcome });
 }
 
-function ratingEl(body) {
-  if (!body || body.change === null || body.change === undefined) return null;
-  return el("p", "rating-change", interpolate(gettext("Your rating: %(change)s"), { change: ratingChangeText(body.change) }));
+/** "Your rating: 1605? (+105)" and "Earned here: 30 coins · 20 XP". */
+export function outcomeEls(body) {
+  if (!body) return [];
+  const parts = [];
+  if (body.change !== null && body.change !== undefined) {
+    const text = body.rating
+      ? interpolate(gettext("Your rating: %(rating)s (%(change)s)"), {
+        rating: body.rating,
+        change: ratingChangeText(body.change),
+      })
+      : interpolate(gettext("Your rating: %(change)s"), { change: ratingChangeText(body.change) });
+    const p = el("p", "rating-change", text);
+    p.dataset.rating = "";
+    parts.push(p);
+  }
+  if (body.coins || body.xp) {
+    const earned = [];
+    if (body.coins) earned.push(interpolate(ngettext("%(coins)s coin", "%(coins)s coins", body.coins), { coins: formatNumber(body.coins) }));
+    if (body.xp) earned.push(interpolate(gettext("%(xp)s XP"), { xp: formatNumber(body.xp) }));
+    const p = el("p", "earned", interpolate(gettext("Earned at this table: %(earned)s"), { earned: earned.join(" · ") }));
+    p.dataset.earned = "";
+    parts.push(p);
+  }
+  return parts;
 }
 
 function potEl(body, myName) {
@@ -355,9 +380,71 @@ export function matchExtrasInto(match, frame) {
   }
   const me = seats.find((s) => s.position === you);
   const asks = [];
-  if (urls.rating && me) asks.push(fetchJson(urls.rating, (b) => b.change !== null).then(ratingEl));
+  if (urls.outcome && me) asks.push(fetchJson(urls.outcome, (b) => !b.pending).then(outcomeEls));
   if (urls.pot) {
     asks.push(fetchJson(urls.pot, (b) => b.state === "settled" || b.state === "cancelled").then((b) => potEl(b, me && seatDisplayName(me))));
   }
-  Promise.all(asks).then((parts) => holder.replaceChildren(...parts.filter(Boolean)));
+  Promise.all(asks).then((parts) => holder.replaceChildren(...parts.flat().filter(Boolean)));
+}
+
+// A rematch both players accept (online tables of two people): the page asks the
+// server every two seconds who has offered it, and goes to the new table once
+// both have. The form (rendered only where a rematch can exist) posts the offer.
+const REMATCH_POLL_MS = 2000;
+let rematchTimer = null;
+
+function rematchPaint(form, status, body) {
+  const button = form.querySelector("button");
+  if (!body || !body.available) {
+    form.hidden = true;
+    status.hidden = true;
+    return;
+  }
+  if (body.table) {
+    clearInterval(rematchTimer);
+    window.location.assign(`/tables/${body.table}/`);
+    return;
+  }
+  const others = body.offered || [];
+  form.hidden = body.mine;
+  status.hidden = !body.mine && !others.length;
+  button.textContent = others.length ? gettext("Accept the rematch") : gettext("Offer a rematch");
+  if (body.mine) status.textContent = gettext("Rematch offered: waiting for the other player to accept.");
+  else if (others.length) status.textContent = interpolate(gettext("%(name)s offers a rematch."), { name: others.join(", ") });
+}
+
+/** Offer and follow a rematch from the match result, once per page. */
+export function rematchInto(match, frame) {
+  const form = match.querySelector("form[data-rematch]");
+  if (!form || frame.table.status !== "finished" || form.dataset.live) return;
+  form.dataset.live = "1";
+  const status = match.querySelector("[data-rematch-status]");
+  const ask = async () => {
+    try {
+      const reply = await fetch(form.action, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (reply.ok) rematchPaint(form, status, await reply.json());
+    } catch {
+      // A lost answer is asked again at the next tick.
+    }
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = await fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    const body = await reply.json().catch(() => null);
+    if (!reply.ok) {
+      status.hidden = false;
+      status.classList.add("error");
+      status.textContent = body?.error?.message || gettext("That did not work; reload the page and try again.");
+      return;
+    }
+    status.classList.remove("error");
+    rematchPaint(form, status, body);
+  });
+  ask();
+  rematchTimer = setInterval(ask, REMATCH_POLL_MS);
 }

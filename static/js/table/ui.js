@@ -3,7 +3,7 @@
 
 import { formatList, formatNumber, gettext, interpolate, ngettext, pgettext, seatDisplayName } from "../i18n.js";
 import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
-import { describeEvent, handResultEl, matchExtrasInto, seatName, unpaidNoteInto } from "./result.js";
+import { describeEvent, handResultEl, matchExtrasInto, rematchInto, seatName, unpaidNoteInto } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
 
@@ -544,6 +544,7 @@ export class TableUI {
           .join(" · ");
         unpaidNoteInto(match, this.frame);
         matchExtrasInto(match, this.frame);
+        rematchInto(match, this.frame);
       }
     }
   }
