@@ -39,7 +39,7 @@ class StakeTableAdmin(admin.ModelAdmin):
                 self.message_user(request, _("Give a reason."), messages.ERROR)
             return TemplateResponse(
                 request,
-                "matchmaking/stake_abort.html",
+                "matchmaking/stakes/stake_abort.html",
                 {
                     **self.admin_site.each_context(request),
                     "tables": queryset,

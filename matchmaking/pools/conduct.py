@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from games.models import TableEvent
 from games.signals import SeatResult
 from matchmaking.errors import MatchError
-from matchmaking.models import Block, Cooldown, Offence
+from matchmaking.pools.models import Block, Cooldown, Offence
 
 COUNTED_MODES = ("online", "stake")
 
@@ -41,6 +41,20 @@ def block_add(*, blocker_id: int, blocked_username: str) -> Block:
         blocker_id=blocker_id, blocked_id=blocked.pk
     )
     return block
+
+
+def block_exists(*, blocker_id: int, blocked_id: int) -> bool:
+    """Whether ``blocker`` blocked ``blocked`` (this way round)."""
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def block_ensure(*, blocker_id: int, blocked_id: int) -> None:
+    """``blocker`` blocks ``blocked``; a repeat changes nothing."""
+    try:
+        with transaction.atomic():
+            Block.objects.create(blocker_id=blocker_id, blocked_id=blocked_id)
+    except IntegrityError:
+        pass  # blocked already
 
 
 @transaction.atomic

@@ -15,7 +15,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from games.signals import SeatResult
-from matchmaking.models import Rating, RatingChange
+from matchmaking.pools.models import Rating, RatingChange
 
 RATED_MODES = ("online", "stake")
 _MODEL = PlackettLuce()

@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 
 from games.models import Seat, Table
 from matchmaking.errors import MatchError
-from matchmaking.models import Rating, RematchOffer, Search
 from matchmaking.pools.conduct import cooldown_check
 from matchmaking.pools.config import Pool, pool_get
 from matchmaking.pools.display import rating_points
+from matchmaking.pools.models import Rating, RematchOffer, Search
 from matchmaking.pools.ratings import MU
 from matchmaking.pools.seating import Member, groups_seat
 from matchmaking.pools.selectors import live_table_of

@@ -16,9 +16,9 @@ from dbtools.prepared import prepared_cursor
 from economy.selectors import table_earnings
 from games.models import FinishStep, Seat, Table
 from games.names import variant_title
-from matchmaking.models import Cooldown, Rating, RatingChange, Search
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
 from matchmaking.pools.display import rating_label, rating_points, rating_provisional
+from matchmaking.pools.models import Cooldown, Rating, RatingChange, Search
 from matchmaking.pools.ratings import MU, SIGMA
 
 # A player with a seat at a table of these modes and states cannot search a pool.

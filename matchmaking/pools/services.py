@@ -34,11 +34,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matchmaking.errors import MatchError
-from matchmaking.models import Block, PoolWave, Rating, Search
 from matchmaking.pools import notify
 from matchmaking.pools.conduct import cooldown_check
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
 from matchmaking.pools.display import rating_points
+from matchmaking.pools.models import Block, PoolWave, Rating, Search
 from matchmaking.pools.seating import Member, groups_seat
 from matchmaking.pools.selectors import live_table_of, pool_counts
 from matchmaking.pools.waves import Waiting, wave_first_groups

@@ -18,9 +18,9 @@ from games import engine
 from games.models import Seat, Table
 from games.names import variant_dict
 from matchmaking.errors import MatchError
-from matchmaking.models import Search
 from matchmaking.pools.conduct import block_add, block_remove
 from matchmaking.pools.config import pools_all
+from matchmaking.pools.models import Search
 from matchmaking.pools.rematch import rematch_offer, rematch_state
 from matchmaking.pools.selectors import (
     leaderboard,
@@ -56,7 +56,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
     state = lobby_state(user_id=request.user.pk)
     return render(
         request,
-        "matchmaking/lobby.html",
+        "matchmaking/pools/lobby.html",
         {
             "state": state,
             "online": sum(p["waiting"] + p["playing"] for p in state["pools"]),
@@ -84,7 +84,7 @@ def leaderboard_page(request: HttpRequest, variant: str) -> HttpResponse:
     )
     return render(
         request,
-        "matchmaking/leaderboard.html",
+        "matchmaking/pools/leaderboard.html",
         {
             "variant": variant_dict(engine.VARIANTS[variant]),
             "variants": [variant_dict(engine.VARIANTS[v]) for v in _pool_variants()],

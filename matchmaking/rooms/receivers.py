@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.finish import FinishNotice
-from matchmaking.models import Room
+from matchmaking.rooms.models import Room
 from matchmaking.rooms.notify import room_changed
 from matchmaking.rooms.services import room_table_cancelled
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Seat, Table
-from matchmaking.models import Room, RoomInvitation, RoomRematchVote, RoomRemoval
+from matchmaking.rooms.models import Room, RoomInvitation, RoomRematchVote, RoomRemoval
 
 USERNAME_MATCHES = 8
 RECENT_OPPONENTS = 6

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,15 +35,15 @@ from games.services import (
     table_waiting_cancel,
 )
 from matchmaking.errors import RoomError
-from matchmaking.models import (
-    Block,
+from matchmaking.pools.conduct import block_ensure, block_exists
+from matchmaking.rooms.codes import room_code_new, room_token_new
+from matchmaking.rooms.models import (
     Room,
     RoomEvent,
     RoomInvitation,
     RoomRematchVote,
     RoomRemoval,
 )
-from matchmaking.rooms.codes import room_code_new, room_token_new
 from matchmaking.rooms.notify import invitation_push, room_changed
 
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -265,7 +265,7 @@ def _invitee_check(room: Room, inviter: User, username: str) -> Any:
         room=room, invitee=invitee, status=RoomInvitation.Status.PENDING
     ).exists():
         raise RoomError("invited", _("That player is invited already."))
-    if Block.objects.filter(blocker=invitee, blocked=inviter).exists():
+    if block_exists(blocker_id=invitee.pk, blocked_id=inviter.pk):
         raise refused  # the same words as an unknown name: a block is not revealed
     return invitee
 
@@ -371,11 +371,7 @@ def invitation_decline(*, invitation_id: int, user: User, block: bool = False) -
     _answer(invitation, RoomInvitation.Status.DECLINED)
     _event(invitation.room, RoomEvent.Kind.DECLINED, user.get_username())
     if block:
-        try:
-            with transaction.atomic():
-                Block.objects.create(blocker=user, blocked_id=invitation.inviter_id)
-        except IntegrityError:
-            pass  # blocked already
+        block_ensure(blocker_id=user.pk, blocked_id=invitation.inviter_id)
 
 
 @transaction.atomic

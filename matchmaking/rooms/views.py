@@ -24,7 +24,6 @@ from games.engine import VARIANTS
 from games.models import Table
 from games.names import variant_dict, variant_title
 from matchmaking.errors import RoomError
-from matchmaking.models import Room
 from matchmaking.rooms import selectors
 from matchmaking.rooms import services as rooms
 from matchmaking.rooms.codes import (
@@ -33,6 +32,7 @@ from matchmaking.rooms.codes import (
     room_code_normalise,
 )
 from matchmaking.rooms.forms import RoomForm
+from matchmaking.rooms.models import Room
 from matchmaking.rooms.selectors import (
     invitation_open,
     invitations_pending,
@@ -99,7 +99,7 @@ def room_new(request: SignedInRequest) -> HttpResponse:
     variants = {key: variant_dict(spec) for key, spec in VARIANTS.items()}
     return render(
         request,
-        "matchmaking/room_new.html",
+        "matchmaking/rooms/room_new.html",
         {"form": form, "variants": variants, "variant_list": list(variants.values())},
         status=status,
     )
@@ -122,7 +122,7 @@ def room_detail(request: SignedInRequest, room_id: int) -> HttpResponse:
     link = request.build_absolute_uri(reverse("room-join", args=[room.token]))
     return render(
         request,
-        "matchmaking/room.html",
+        "matchmaking/rooms/room.html",
         {
             "page": page,
             "room": room,
@@ -269,7 +269,7 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
     if room is None:
         return render(
             request,
-            "matchmaking/room_join.html",
+            "matchmaking/rooms/room_join.html",
             {
                 "error": _(
                     "This link does not lead to a room. Check it or ask for a new one."
@@ -287,7 +287,7 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
         context["back"] = request.get_full_path()
-        return render(request, "matchmaking/room_join.html", context)
+        return render(request, "matchmaking/rooms/room_join.html", context)
     if room_member(room=room, user=user) and request.method != "POST":
         return redirect("room", room_id=room.pk)
     if request.method == "POST":
@@ -299,7 +299,7 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("room", room_id=room.pk)
     context["removed"] = room_removed(room=room, user=user)
     context["full"] = room_full(room=room)
-    return render(request, "matchmaking/room_join.html", context)
+    return render(request, "matchmaking/rooms/room_join.html", context)
 
 
 @login_required
@@ -318,7 +318,7 @@ def room_code(request: SignedInRequest) -> HttpResponse:
         error = _("No room has that code. Check the letters and try again.")
     return render(
         request,
-        "matchmaking/room_join.html",
+        "matchmaking/rooms/room_join.html",
         {"code_form": True, "error": error},
         status=400 if error else 200,
     )
@@ -328,7 +328,7 @@ def room_code(request: SignedInRequest) -> HttpResponse:
 def invitations(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
-        "matchmaking/invitations.html",
+        "matchmaking/rooms/invitations.html",
         {
             "invitations": invitations_pending(user=request.user),
             "rooms": rooms_of(user=request.user),
@@ -358,7 +358,7 @@ def invitation_block_confirm(
         return redirect("invitations")
     return render(
         request,
-        "matchmaking/invitation_block.html",
+        "matchmaking/rooms/invitation_block.html",
         {
             "invitation": invitation,
             "inviter": invitation.inviter.get_username(),

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.finish import FinishNotice
 from matchmaking.errors import StakeError
-from matchmaking.models import StakeTable
+from matchmaking.stakes.models import StakeTable
 from matchmaking.stakes.services import stake_cancel
 from matchmaking.stakes.settle import stake_settle
 

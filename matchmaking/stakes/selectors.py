@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from economy.models import Entry
 from games.models import Seat
-from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.stakes.models import StakeSitter, StakeTable
 from matchmaking.stakes.services import stake_amounts, stake_shapes
 
 RECENT_RESULTS = 5

@@ -44,8 +44,8 @@ from games.services import (
     table_deal,
 )
 from matchmaking.errors import StakeError
-from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes.busy import user_busy_elsewhere
+from matchmaking.stakes.models import StakeSitter, StakeTable
 from matchmaking.stakes.notify import stakes_changed
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from django.db import transaction
 from economy.services import Placing, pot_settle, table_rewards_pay
 from games.models import Seat, Table
 from games.replay import table_verify
-from matchmaking.models import StakeTable
+from matchmaking.stakes.models import StakeTable
 from matchmaking.stakes.services import stake_cancel, stake_close
 
 logger = logging.getLogger(__name__)

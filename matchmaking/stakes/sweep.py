@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.models import Table
 from matchmaking.errors import StakeError
-from matchmaking.models import StakeTable
+from matchmaking.stakes.models import StakeTable
 from matchmaking.stakes.services import stake_cancel, stake_expire
 
 logger = logging.getLogger(__name__)

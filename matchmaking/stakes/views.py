@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from core.requests import SignedInRequest
 from economy.selectors import wallet_balance
 from matchmaking.errors import StakeError
-from matchmaking.models import StakeTable
+from matchmaking.stakes.models import StakeTable
 from matchmaking.stakes.selectors import stake_lobby, stake_result
 from matchmaking.stakes.services import (
     fill_seconds,
@@ -58,7 +58,7 @@ def stakes_page(request: SignedInRequest) -> HttpResponse:
     shapes = stake_shapes()
     return render(
         request,
-        "matchmaking/stakes.html",
+        "matchmaking/stakes/stakes.html",
         {
             "stakes": stake_amounts(),
             "shapes": [{"code": s.code, "label": s.label} for s in shapes.values()],
