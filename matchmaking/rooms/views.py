@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.requests import SignedInRequest
 from games.engine import VARIANTS
 from games.models import Table
-from games.names import variant_dict, variant_title
+from games.names import LEVEL_WORDS, variant_dict, variant_title
 from matchmaking.errors import RoomError
 from matchmaking.rooms import selectors
 from matchmaking.rooms import services as rooms
@@ -128,6 +128,7 @@ def room_detail(request: SignedInRequest, room_id: int) -> HttpResponse:
             "room": room,
             "link": link,
             "table_url": reverse("table", args=[room.table_id]),
+            "bot_level": LEVEL_WORDS.get(room.bot_level, room.bot_level),
             "recent": recent_opponents(user=request.user) if page.is_host else [],
             "seat_numbers": range(1, len(page.seats) + 1),
         },
