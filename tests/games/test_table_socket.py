@@ -95,8 +95,8 @@ async def play_to_the_end(players: dict[int, Player], rng: random.Random, limit=
             return state
         acted = False
         for player in players.values():
-            view = player.state["view"]
-            if player.state["seq"] == state["seq"] and view["legal"]:
+            view = player.state["view"]  # None until a fair table's first deal
+            if player.state["seq"] == state["seq"] and view and view["legal"]:
                 await player.act(rng.choice(view["legal"]))
                 acted = True
                 break
