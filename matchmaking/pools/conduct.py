@@ -25,6 +25,7 @@ from games.models import TableEvent
 from games.signals import SeatResult
 from matchmaking.errors import MatchError
 from matchmaking.pools.models import Block, Cooldown, Offence
+from matchmaking.pools.selectors import live_table_of
 
 COUNTED_MODES = ("online", "stake")
 
@@ -115,6 +116,17 @@ def cooldown_check(*, user_id: int, now: datetime | None = None) -> None:
         raise MatchError(
             "cooldown",
             _cooldown_message(minutes),
+        )
+
+
+def free_to_sit_check(*, user_id: int) -> None:
+    """Raise a ``MatchError`` unless the player may be seated from the lobby: no
+    cooldown, and no seat held at an online or stake table."""
+    cooldown_check(user_id=user_id)
+    if live_table_of(user_id=user_id) is not None:
+        raise MatchError(
+            "seated",
+            _("You have a seat at an online or stake table: finish or leave it first."),
         )
 
 

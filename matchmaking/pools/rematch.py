@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Seat, Table
 from matchmaking.errors import MatchError
-from matchmaking.pools.conduct import cooldown_check
+from matchmaking.pools.conduct import free_to_sit_check
 from matchmaking.pools.config import Pool, pool_get
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Rating, RematchOffer, Search
@@ -94,12 +94,7 @@ def rematch_offer(*, user_id: int, table_id: int) -> dict[str, Any]:
         return rematch_state(user_id=user_id, table_id=table_id)
     if not _open(table):
         raise MatchError("no_rematch", _("The time for a rematch is over."))
-    cooldown_check(user_id=user_id)
-    if live_table_of(user_id=user_id) is not None:
-        raise MatchError(
-            "seated",
-            _("You have a seat at an online or stake table: finish or leave it first."),
-        )
+    free_to_sit_check(user_id=user_id)
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError(
             "already_searching",

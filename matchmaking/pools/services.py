@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 
 from matchmaking.errors import MatchError
 from matchmaking.pools import notify
-from matchmaking.pools.conduct import cooldown_check
+from matchmaking.pools.conduct import free_to_sit_check
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Block, PoolWave, Rating, Search
@@ -65,12 +65,7 @@ def search_start(*, user_id: int, pool_key: object) -> Search:
     pool = pool_get(pool_key)
     if pool is None:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
-    cooldown_check(user_id=user_id)
-    if live_table_of(user_id=user_id) is not None:
-        raise MatchError(
-            "seated",
-            _("You have a seat at an online or stake table: finish or leave it first."),
-        )
+    free_to_sit_check(user_id=user_id)
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError("already_searching", _("You are already looking for a table."))
     now = timezone.now()
