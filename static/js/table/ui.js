@@ -95,17 +95,12 @@ export class TableUI {
     this.seenPlays = null; // plays of the hand already shown (no animation for them)
     this.handKeys = null; // tiles of the hand already shown
     window.setInterval(() => this.tickClocks(), 250);
-    // Rows snake to the board's width: lay them out again when it changes, whether
-    // the window was resized or a scrollbar came or went.
+    // Rows snake to the board's width: lay them out again when it changes.
     let resizing = null;
-    let laidWidth = Math.round(this.parts.board.getBoundingClientRect().width);
-    new ResizeObserver((entries) => {
-      const width = Math.round(entries[0].contentRect.width);
-      if (width === laidWidth) return;
-      laidWidth = width;
+    window.addEventListener("resize", () => {
       window.clearTimeout(resizing);
       resizing = window.setTimeout(() => this.frame && this.renderBoard(), 120);
-    }).observe(this.parts.board);
+    });
     root.addEventListener("keydown", (event) => this.onKey(event));
   }
 
