@@ -34,6 +34,14 @@ END_WORDS = {
 }
 
 
+# Why a table was abandoned (``table_cancel``'s reasons), after the seat's name.
+ABANDONED = {
+    "idle": _("ended: nobody played for a day"),
+    "left": _("left, and the game was abandoned"),
+    "staff": _("ended: the game was called off"),
+}
+
+
 def tile_words(tile: Any) -> str:
     """A tile as players write it: "5–5"."""
     return f"{tile[0]}{DASH}{tile[1]}" if isinstance(tile, list) else ""
@@ -49,7 +57,8 @@ def end_words(end: str) -> str:
     return str(gettext("beside the %(double)s") % {"double": double})
 
 
-def _describe(event: dict[str, Any]) -> str:
+def event_words(event: dict[str, Any]) -> str:
+    """One logged event in words ("played 5–3 on the left"), without its player."""
     kind: str = event.get("type", "")
     tile = tile_words(event.get("tile"))
     points = event.get("points")
@@ -65,6 +74,8 @@ def _describe(event: dict[str, Any]) -> str:
         return str(
             gettext("drew %(tile)s") % {"tile": tile} if tile else gettext("drew")
         )
+    if kind == "abandoned":
+        return str(ABANDONED.get(str(event.get("reason")), ABANDONED["staff"]))
     simple = {
         "passed": gettext("passed"),
         "claimed": gettext("claimed %(n)s") % {"n": points},
@@ -72,7 +83,6 @@ def _describe(event: dict[str, Any]) -> str:
         "muggins": gettext("called Muggins for %(n)s") % {"n": points},
         "scored": gettext("scored %(n)s") % {"n": points},
         "closed": gettext("closed a double"),
-        "abandoned": gettext("ended: nobody played for a day"),
     }
     return str(simple.get(kind, kind.replace("_", " ")))
 
@@ -104,7 +114,7 @@ def table_hands(*, table: Table) -> list[HandRecord]:
                     "seat": seat,
                     "who": seat_display_name(who) if who else gettext("the table"),
                     "actor": record.actor,
-                    "text": _describe(event),
+                    "text": event_words(event),
                 }
             )
     if hands and hands[-1].result is None and table.state is not None:
@@ -120,19 +130,23 @@ def table_hands(*, table: Table) -> list[HandRecord]:
     return hands
 
 
+def hand_summary(result: dict[str, Any], names: dict[int, str]) -> str:
+    """How a hand ended, in a sentence: "Ana went out.", "Blocked." """
+    reason = result.get("reason")
+    if reason == "out":
+        out = names.get(int(result.get("out_seat") or 0), "")
+        return str(gettext("%(name)s went out.") % {"name": out})
+    if reason == "match_over":
+        return str(gettext("The match ended during this hand."))
+    return str(gettext("Blocked."))
+
+
 def _hand_words(hand: HandRecord, names: dict[int, str]) -> None:
     """Fill the hand's summary line and its revealed tiles with seat names."""
     result = hand.result
     if not result:
         return
-    reason = result.get("reason")
-    if reason == "out":
-        out = names.get(int(result.get("out_seat") or 0), "")
-        hand.summary = gettext("%(name)s went out.") % {"name": out}
-    elif reason == "match_over":
-        hand.summary = gettext("The match ended during this hand.")
-    else:
-        hand.summary = gettext("Blocked.")
+    hand.summary = hand_summary(result, names)
     for position, tiles in enumerate(result.get("hands") or []):
         shown = " ".join(tile_words(t) for t in tiles) or DASH
         hand.revealed.append((names.get(position, str(position + 1)), shown))

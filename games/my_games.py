@@ -80,3 +80,20 @@ def player_games(*, user: User, page: int | str = 1) -> tuple[Page[Any], list[Ga
     )
     paged = Paginator(tables, PER_PAGE).get_page(page)
     return paged, [_row(t, user.pk) for t in paged.object_list]
+
+
+PUBLIC_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
+RECENT = 10
+
+
+def recent_games(*, player: User, viewer: Any) -> list[GameRow]:
+    """The player's last ended tables whose replay ``viewer`` may watch without a
+    link: every one of their own; of someone else's, the online and stake tables
+    (friend rooms and practice stay with the people who played them)."""
+    tables = Table.objects.filter(
+        seats__user=player, status__in=(Table.Status.FINISHED, Table.Status.CANCELLED)
+    )
+    if getattr(viewer, "pk", None) != player.pk:
+        tables = tables.filter(mode__in=PUBLIC_MODES)
+    tables = tables.order_by("-finished_at", "-pk").prefetch_related("seats__user")
+    return [_row(t, player.pk) for t in tables[:RECENT]]

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import views
+from games.replays import views as replays
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -10,4 +11,11 @@ urlpatterns = [
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),
     path("tables/<int:table_id>/log.json", views.table_log_json, name="table-log"),
     path("tables/<int:table_id>/fair.json", views.table_fair, name="table-fair"),
+    path("tables/<int:table_id>/replay/", replays.table_replay, name="table-replay"),
+    path(
+        "tables/<int:table_id>/replay.json",
+        replays.table_replay_json,
+        name="table-replay-json",
+    ),
+    path("tables/<int:table_id>/record.txt", replays.table_record, name="table-record"),
 ]

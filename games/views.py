@@ -116,6 +116,7 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         if table.mode == Table.Mode.PRACTICE and mine is not None
         else None,
         "history": reverse("table-history", args=[table.pk]),
+        "replay": reverse("table-replay", args=[table.pk]),
         "fair": reverse("table-fair", args=[table.pk]),
         "play": reverse("play"),
         "room": reverse(settings.GAMES_FRIEND_ROOM_URL, args=[table.pk])

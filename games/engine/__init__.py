@@ -120,6 +120,9 @@ them because the drawn tile is unknown).
 guess of the hidden tiles (the bots' simulations). The seed is not public, so
 later hands of a determinized state are dealt from a placeholder seed.
 
+``face_up(state) -> dict``: every seat's ``hands`` and the ``stock`` in draw
+order, for the replay of an ended table only.
+
 ``to_json(state) -> dict`` / ``from_json(d) -> State``: exact round trip.
 """
 
@@ -137,7 +140,7 @@ from games.engine.rules import (
 from games.engine.state import Event, State, from_json, to_json
 from games.engine.tiles import ROOT, tile_pairs
 from games.engine.variants import STOCK_NONE, VARIANTS, VariantSpec
-from games.engine.views import determinize, events_for, public_info, view
+from games.engine.views import determinize, events_for, face_up, public_info, view
 
 __all__ = [
     "ROOT",
@@ -157,6 +160,7 @@ __all__ = [
     "determinize",
     "end_name",
     "events_for",
+    "face_up",
     "fair_extend",
     "from_json",
     "is_match_over",

@@ -317,3 +317,12 @@ def determinize(
 
 
 __all__ = ["NAMES", "determinize", "events_for", "public_info", "view"]
+
+
+def face_up(state: State) -> dict[str, Any]:
+    """Every seat's tiles and the stock in draw order, JSON-ready: what a replay of
+    an ended table shows, and nothing a live table may send."""
+    return {
+        "hands": [[list(PAIRS[t]) for t in bits(mask)] for mask in state.hands],
+        "stock": [list(PAIRS[t]) for t in state.stock],
+    }

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, expiry
-from games.history import _describe, table_hands
+from games.history import event_words, table_hands
 from games.models import Seat, Table, TableEvent
 from games.names import seat_display_name, table_title
 from games.payloads import seats_public
@@ -215,11 +215,11 @@ def test_my_games_is_paginated(client, make_user):
 
 def test_moves_are_said_as_players_say_them():
     played = {"type": "played", "seat": 0, "tile": [5, 5], "end": "root", "points": 10}
-    assert _describe(played) == "played 5–5 to open (the ends make 10)"
+    assert event_words(played) == "played 5–5 to open (the ends make 10)"
     left = {"type": "played", "seat": 1, "tile": [3, 5], "end": "left", "points": 0}
-    assert _describe(left) == "played 3–5 on the left"
+    assert event_words(left) == "played 3–5 on the left"
     side = {"type": "played", "seat": 1, "tile": [3, 2], "end": "3-3:l", "points": 0}
-    assert _describe(side) == "played 3–2 beside the 3–3"
+    assert event_words(side) == "played 3–2 beside the 3–3"
 
 
 def test_the_history_page_names_seats_and_the_variant(client, make_user):

@@ -1,0 +1,281 @@
+// The replay viewer: steps through an ended table's moves (buttons, ←/→, the move
+// list, a hand picker) with the table page's own renderer, every hand face up, and
+// checks each hand's deal against the fair deal's commitment in the browser.
+
+import { formatNumber, gettext, interpolate, pgettext, seatDisplayName } from "../i18n.js";
+import { TableUI } from "../table/ui.js";
+import { tileEl, tileKey } from "../table/tiles.js";
+import { verifyHand } from "../table/fair.js";
+
+const config = JSON.parse(document.getElementById("replay-config").textContent);
+const parts = {
+  app: document.getElementById("replay-app"),
+  counter: document.getElementById("replay-counter"),
+  handPick: document.getElementById("replay-hand"),
+  faces: document.getElementById("replay-faces"),
+  verify: document.getElementById("replay-verify"),
+  moves: document.getElementById("replay-moves"),
+  status: document.getElementById("replay-loading"),
+  buttons: {
+    first: document.getElementById("replay-first"),
+    prev: document.getElementById("replay-prev"),
+    next: document.getElementById("replay-next"),
+    last: document.getElementById("replay-last"),
+    play: document.getElementById("replay-play"),
+  },
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+const sameTiles = (a, b) =>
+  a.length === b.length && a.map(tileKey).sort().join() === b.map(tileKey).sort().join();
+
+class Replay {
+  constructor(data) {
+    this.data = data;
+    this.at = 0;
+    this.timer = null;
+    this.checks = new Map(); // hand -> {state: "ok"|"bad"|"old"|"none", problems}
+    // No seat acts in a replay: the renderer's buttons have nothing to send.
+    this.ui = new TableUI(document.getElementById("replay-table"), { ...config, stock_drawn: data.table.stock_drawn }, {
+      act: () => {},
+      back: () => {},
+      leave: () => {},
+    });
+    this.ui.sounds = { click() {}, chime() {} };
+  }
+
+  frame(step) {
+    // Until its last step the table was in play, with every seat at it.
+    const last = step === this.data.steps[this.data.steps.length - 1];
+    const status = last ? this.data.table.status : "playing";
+    const table = { ...this.data.table, status, timer: null, fair: null };
+    const seats = this.data.seats.map((seat) => ({ ...seat, connected: true, away: false }));
+    return { type: "state", seq: step.seq, table, seats, you: null, view: step.view, events: [] };
+  }
+
+  go(index) {
+    const steps = this.data.steps;
+    if (!steps.length) return;
+    this.at = Math.max(0, Math.min(steps.length - 1, index));
+    const step = steps[this.at];
+    this.ui.update(this.frame(step));
+    this.renderCounter(step);
+    this.renderFaces(step);
+    this.renderVerify(step);
+    this.markMove();
+    const url = new URL(window.location.href);
+    url.hash = `step-${this.at}`;
+    window.history.replaceState(null, "", url);
+  }
+
+  renderCounter(step) {
+    const total = this.data.steps.length - 1;
+    parts.counter.textContent = interpolate(gettext("Move %(at)s of %(total)s"), {
+      at: formatNumber(this.at),
+      total: formatNumber(total),
+    });
+    parts.handPick.value = String(step.hand);
+    parts.buttons.first.disabled = parts.buttons.prev.disabled = this.at === 0;
+    parts.buttons.last.disabled = parts.buttons.next.disabled = this.at === total;
+  }
+
+  renderFaces(step) {
+    const rows = this.data.seats.map((seat) =>
+      el(
+        "li",
+        { dataset: { seat: String(seat.position) } },
+        el("span", { class: "face-name", text: seatDisplayName(seat) }),
+        el(
+          "span",
+          { class: "face-tiles" },
+          ...(step.hands[seat.position] || []).map((t) => tileEl(t, { orient: "v" })),
+        ),
+      ),
+    );
+    if (this.data.table.stock_drawn && step.stock.length) {
+      rows.push(
+        el(
+          "li",
+          { class: "face-stock" },
+          el("span", { class: "face-name", text: gettext("Stock, next draw first") }),
+          el("span", { class: "face-tiles" }, ...step.stock.map((t) => tileEl(t, { orient: "v" }))),
+        ),
+      );
+    }
+    parts.faces.replaceChildren(...rows);
+  }
+
+  async checkAll() {
+    const fair = this.data.fair;
+    for (const entry of this.data.hands) {
+      const hand = entry.hand;
+      if (!fair.version) {
+        this.checks.set(hand, { state: "old", problems: [] });
+        continue;
+      }
+      const proof = (fair.hands || []).find((h) => h.hand === hand);
+      if (!proof || !proof.server_seed) {
+        this.checks.set(hand, { state: "none", problems: [] });
+        continue;
+      }
+      const problems = await verifyHand(fair, proof);
+      // The replay must show the deal that was proved: its first step's hands.
+      const dealt = this.data.steps[entry.step].hands;
+      if (!problems.length && !proof.dealt.every((tiles, seat) => sameTiles(tiles, dealt[seat] || []))) {
+        problems.push(gettext("The hands shown here differ from the deal in the proof."));
+      }
+      this.checks.set(hand, { state: problems.length ? "bad" : "ok", problems });
+    }
+    this.renderVerify(this.data.steps[this.at]);
+  }
+
+  renderVerify(step) {
+    if (!step) return;
+    const check = this.checks.get(step.hand);
+    const name = interpolate(gettext("Hand %(number)s"), { number: formatNumber(step.hand) });
+    let line;
+    if (!check) line = el("p", { text: gettext("Checking the deal…") });
+    else if (check.state === "old") line = el("p", { class: "fair-old", text: gettext("This table was dealt before fair deals.") });
+    else if (check.state === "none") line = el("p", { text: `${name}: ${gettext("no proof was published for this deal.")}` });
+    else if (check.state === "ok") line = el("p", { class: "fair-ok", text: `${name}: ${gettext("this deal matches the commitment.")}` });
+    else {
+      line = el(
+        "div",
+        {},
+        el("p", { class: "fair-bad", text: `${name}: ${gettext("this deal does NOT match the commitment.")}` }),
+        el("ul", {}, ...check.problems.map((p) => el("li", { text: p }))),
+      );
+    }
+    parts.verify.replaceChildren(line);
+    parts.verify.dataset.state = check ? check.state : "checking";
+  }
+
+  renderMoves() {
+    const groups = this.data.hands.map((entry, i) => {
+      const end = i + 1 < this.data.hands.length ? this.data.hands[i + 1].step : this.data.steps.length;
+      const items = [];
+      for (let index = entry.step; index < end; index += 1) {
+        const step = this.data.steps[index];
+        const who = step.who ? `${step.who} ` : "";
+        const clock = step.actor === "clock" ? ` (${gettext("clock ran out")})` : "";
+        items.push(
+          el(
+            "li",
+            { dataset: { step: String(index) } },
+            el("button", { type: "button", class: "link", text: `${who}${step.text}${clock}`, onclick: () => this.go(index) }),
+          ),
+        );
+      }
+      const title = interpolate(gettext("Hand %(number)s"), { number: formatNumber(entry.hand) });
+      return el("li", {}, el("h3", { text: title }), el("ol", { class: "moves" }, ...items));
+    });
+    parts.moves.replaceChildren(...groups);
+    parts.handPick.replaceChildren(
+      ...this.data.hands.map((entry) =>
+        el("option", { value: String(entry.hand), text: interpolate(gettext("Hand %(number)s"), { number: formatNumber(entry.hand) }) }),
+      ),
+    );
+  }
+
+  markMove() {
+    for (const item of parts.moves.querySelectorAll("[aria-current]")) item.removeAttribute("aria-current");
+    const now = parts.moves.querySelector(`[data-step="${this.at}"]`);
+    if (now) {
+      now.setAttribute("aria-current", "step");
+      now.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  toggle() {
+    if (this.timer) {
+      window.clearInterval(this.timer);
+      this.timer = null;
+    } else {
+      if (this.at === this.data.steps.length - 1) this.go(0);
+      this.timer = window.setInterval(() => {
+        if (this.at >= this.data.steps.length - 1) this.toggle();
+        else this.go(this.at + 1);
+      }, 900);
+    }
+    parts.buttons.play.textContent = this.timer ? pgettext("replay", "Pause") : pgettext("replay", "Play");
+    parts.buttons.play.setAttribute("aria-pressed", String(!!this.timer));
+  }
+
+  wire() {
+    const b = parts.buttons;
+    b.first.addEventListener("click", () => this.go(0));
+    b.prev.addEventListener("click", () => this.go(this.at - 1));
+    b.next.addEventListener("click", () => this.go(this.at + 1));
+    b.last.addEventListener("click", () => this.go(this.data.steps.length - 1));
+    b.play.addEventListener("click", () => this.toggle());
+    parts.handPick.addEventListener("change", () => {
+      const entry = this.data.hands.find((h) => String(h.hand) === parts.handPick.value);
+      if (entry) this.go(entry.step);
+    });
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
+      if (event.key === "ArrowLeft") this.go(this.at - 1);
+      else if (event.key === "ArrowRight") this.go(this.at + 1);
+      else if (event.key === "Home") this.go(0);
+      else if (event.key === "End") this.go(this.data.steps.length - 1);
+      else return;
+      event.preventDefault();
+    });
+  }
+}
+
+async function start() {
+  let data;
+  try {
+    const response = await fetch(config.data, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(String(response.status));
+    data = await response.json();
+  } catch {
+    parts.status.textContent = gettext("The replay could not be loaded. Reload the page to try again.");
+    return;
+  }
+  const replay = new Replay(data);
+  if (!data.steps.length) {
+    parts.status.textContent = gettext("This game ended before the first deal: there is nothing to replay.");
+    return;
+  }
+  parts.status.hidden = true;
+  parts.app.hidden = false;
+  replay.renderMoves();
+  replay.wire();
+  const wanted = /^#step-(\d+)$/.exec(window.location.hash);
+  replay.go(wanted ? Number(wanted[1]) : 0);
+  window.dominoReplay = replay; // for the browser tests
+  await replay.checkAll();
+}
+
+// The share link: copied on a click (the text stays selected if the clipboard refuses).
+const copy = document.getElementById("replay-copy");
+if (copy) {
+  copy.addEventListener("click", async () => {
+    const input = document.getElementById("replay-link");
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      copy.textContent = copy.dataset.done;
+    } catch {
+      // Selected: the player copies it by hand.
+    }
+  });
+}
+
+start();
