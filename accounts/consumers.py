@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
-from accounts.selectors import online_count
-from accounts.services import presence_connect, presence_disconnect, presence_touch
+from accounts.presence import presence_connect, presence_disconnect, presence_touch
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
 from realtime.ratelimit import TokenBucket
@@ -40,15 +39,14 @@ class PresenceConsumer(SocketConsumer):
             return
         self.user_id: int = user.pk
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
-        came_online = await database_sync_to_async(presence_connect)(
-            user_id=user.pk, channel_name=self.channel_name
-        )
+        came_online, count = await sync_to_async(
+            presence_connect, thread_sensitive=False
+        )(user_id=user.pk, channel_name=self.channel_name)
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         if came_online:
-            await self._broadcast_count()
+            await self._broadcast_count(count)
         else:
-            count = await database_sync_to_async(online_count)()
             await self.send_json({"type": "online", "online": count})
 
     async def disconnect(self, code: int) -> None:
@@ -60,11 +58,11 @@ class PresenceConsumer(SocketConsumer):
                 user_group(self.user_id), self.channel_name
             )
         finally:
-            went_offline = await database_sync_to_async(presence_disconnect)(
-                channel_name=self.channel_name
-            )
+            went_offline, count = await sync_to_async(
+                presence_disconnect, thread_sensitive=False
+            )(user_id=self.user_id, channel_name=self.channel_name)
         if went_offline:
-            await self._broadcast_count()
+            await self._broadcast_count(count)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
@@ -81,8 +79,9 @@ class PresenceConsumer(SocketConsumer):
             frame_warn("presence", err, self.user_id)
             await self.send_json(err.as_frame())
             return
-        await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
-        count = await database_sync_to_async(online_count)()
+        count = await sync_to_async(presence_touch, thread_sensitive=False)(
+            user_id=self.user_id, channel_name=self.channel_name
+        )
         await self.send_json({"type": "pong", "online": count})
 
     async def presence_count(self, event: dict[str, Any]) -> None:
@@ -92,8 +91,7 @@ class PresenceConsumer(SocketConsumer):
         """A room invitation for this player (``matchmaking.rooms.notify``)."""
         await self.send_json({"type": "invitation", "invitation": event["invitation"]})
 
-    async def _broadcast_count(self) -> None:
-        count = await database_sync_to_async(online_count)()
+    async def _broadcast_count(self, count: int) -> None:
         await self.channel_layer.group_send(
             PRESENCE_GROUP, {"type": "presence.count", "online": count}
         )

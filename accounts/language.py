@@ -59,9 +59,15 @@ def profile_language(user: Any) -> str | None:
     return language_supported(found)
 
 
-def profile_language_set(*, user: Any, language: str) -> None:
-    """Remember ``language`` (a supported code) as the player's choice."""
+def profile_language_set(
+    *, user: Any, language: str, request: HttpRequest | None = None
+) -> None:
+    """Remember ``language`` (a supported code) as the player's choice (and in this
+    browser's session, which keeps a copy)."""
     Profile.objects.update_or_create(user=user, defaults={"language": language})
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[SESSION_KEY] = language
 
 
 def language_cookie_set(response: HttpResponseBase, language: str) -> None:
@@ -77,6 +83,21 @@ def language_cookie_set(response: HttpResponseBase, language: str) -> None:
     )
 
 
+# The session's copy of the profile's language ("" for none), so that a browser
+# without a language cookie does not read the profile on every page.
+SESSION_KEY = "profile_language"
+
+
+def _session_profile_language(request: HttpRequest, user: Any) -> str | None:
+    session = getattr(request, "session", None)
+    if session is not None and SESSION_KEY in session:
+        return language_supported(session[SESSION_KEY])
+    chosen = profile_language(user)
+    if session is not None:
+        session[SESSION_KEY] = chosen or ""
+    return chosen
+
+
 class LanguageMiddleware(LocaleMiddleware):
     """Django's ``LocaleMiddleware`` that also honours a signed-in player's profile
     when this browser has no language cookie yet (placed after authentication)."""
@@ -89,7 +110,7 @@ class LanguageMiddleware(LocaleMiddleware):
             and user is not None
             and user.is_authenticated
         ):
-            chosen = profile_language(user)
+            chosen = _session_profile_language(request, user)
             if chosen:
                 setattr(request, COOKIE_PENDING, chosen)
                 translation.activate(chosen)
@@ -115,13 +136,13 @@ def language_on_login(
     before the player had a profile language becomes the profile's."""
     if request is None:
         return
-    chosen = profile_language(user)
+    chosen = _session_profile_language(request, user)
     if chosen:
         setattr(request, COOKIE_PENDING, chosen)
         return
     cookie = language_supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
     if cookie:
-        profile_language_set(user=user, language=cookie)
+        profile_language_set(user=user, language=cookie, request=request)
 
 
 class LanguageScopeMiddleware:

@@ -32,5 +32,5 @@ def language_set(request: HttpRequest) -> HttpResponse:
     response = set_language(request)
     chosen = language_supported(request.POST.get("language"))
     if chosen and request.user.is_authenticated:
-        profile_language_set(user=request.user, language=chosen)
+        profile_language_set(user=request.user, language=chosen, request=request)
     return response

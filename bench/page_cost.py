@@ -89,19 +89,23 @@ def _visit(page: Any, url: str, pg: PgWire) -> dict[str, int]:
     before = pg.snapshot()
     page.goto(url, wait_until="networkidle")
     time.sleep(1.0)
-    statements = pg.since(before).statements
+    counts = pg.since(before)
     page.remove_listener("requestfinished", finished)
     return {
         "requests": len(sizes),
         "bytes": sum(sizes),
         "sockets": len(sockets),
-        "statements": statements,
+        "statements": counts.statements,
+        "texts": counts.texts,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default="page_bench")
+    parser.add_argument(
+        "--show", action="store_true", help="print each repeat visit's statements"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -162,6 +166,9 @@ def main() -> None:
                             f"{got['bytes'] / 1024:>7.1f} {got['sockets']:>7} "
                             f"{got['statements']:>5}"
                         )
+                        if args.show and visit == "repeat":
+                            for text in got["texts"]:
+                                print("    ", " ".join(text.split())[:150])
                     context.close()
                 browser.close()
         finally:

@@ -132,6 +132,13 @@ else:
             },
         }
     }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # The session's time zone (UTC, as Django keeps it with USE_TZ) as a startup
+    # parameter: otherwise Django sends ``SET TimeZone`` on each new connection, one
+    # more statement per request (bench/page_cost.py --show lists them).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "options", "-c TimeZone=UTC"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- One deployment's names on a shared Redis
@@ -224,7 +231,6 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
-    "accounts-presence-prune": {"task": "accounts.presence_prune", "schedule": 60.0},
     "matchmaking-waves": {
         "task": "matchmaking.waves",
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
@@ -318,6 +324,10 @@ STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 
 # --- Security
 # ---------------------------------------------------------------------------
+# Sessions read from the cache (Redis, or this process's memory on the embedded
+# default) and written through to the database: a page and its sockets look the
+# session up without a statement (bench/page_cost.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Behind the proxy of platform/nginx every request reaches daphne from 127.0.0.1:

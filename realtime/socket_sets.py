@@ -34,10 +34,13 @@ def _redis_key(key: str) -> str:
     return f"{settings.DEPLOYMENT_PREFIX}:sockets:{key}"
 
 
-def _update(key: str, socket: str, *, present: bool) -> int:
+def _update(key: str, socket: str | None, *, present: bool) -> int:
+    """Drop expired members, add or remove ``socket`` (None: neither, a count)."""
     now = time.time()
     if settings.REDIS_URL:
         name = _redis_key(key)
+        if socket is None:
+            return int(_client(settings.REDIS_URL).zcount(name, now, "+inf"))
         pipe = _client(settings.REDIS_URL).pipeline(transaction=True)
         pipe.zremrangebyscore(name, "-inf", now)
         if present:
@@ -49,7 +52,9 @@ def _update(key: str, socket: str, *, present: bool) -> int:
         return int(pipe.execute()[-2])
     with _local_lock:
         members = {s: t for s, t in _local.get(key, {}).items() if t > now}
-        if present:
+        if socket is None:
+            pass
+        elif present:
             members[socket] = now + SOCKET_SECONDS
         else:
             members.pop(socket, None)
@@ -68,6 +73,11 @@ def socket_set_add(*, key: str, socket: str) -> int:
 def socket_set_remove(*, key: str, socket: str) -> int:
     """``socket`` of ``key`` has closed; the live sockets of ``key`` left."""
     return _update(key, socket, present=False)
+
+
+def socket_set_count(*, key: str) -> int:
+    """The live sockets of ``key`` (one read: nothing is written)."""
+    return _update(key, None, present=False)
 
 
 def socket_set_renew(*, key: str, socket: str) -> None:

@@ -182,11 +182,27 @@ def fresh_channel_layer():
 @pytest.fixture(autouse=True)
 def fresh_socket_sets():
     """No socket counted by an earlier test (SQLite reuses table ids)."""
+    from django.conf import settings
+
     from realtime.socket_sets import socket_sets_forget
 
-    socket_sets_forget()
+    def forget() -> None:
+        socket_sets_forget()
+        if settings.REDIS_URL:
+            # The online players' set is one key for the whole deployment: a
+            # socket an earlier test left open would count in the next one.
+            import redis
+
+            client = redis.Redis.from_url(settings.REDIS_URL)
+            pattern = f"{settings.DEPLOYMENT_PREFIX}:sockets:presence:*"
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            if keys:
+                client.delete(*keys)
+            client.close()
+
+    forget()
     yield
-    socket_sets_forget()
+    forget()
 
 
 @pytest.fixture(autouse=True)

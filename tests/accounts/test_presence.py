@@ -3,6 +3,7 @@
 import asyncio
 import json
 import logging
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -130,3 +131,27 @@ async def test_idle_socket_stays_open_for_30_seconds_on_redis(make_user):
     await other.disconnect()
     await idle.disconnect()
     await asyncio.sleep(0)
+
+
+def test_presence_counts_sockets_without_the_database(
+    django_assert_num_queries, monkeypatch
+):
+    from accounts import presence
+    from realtime import socket_sets
+
+    with django_assert_num_queries(0):
+        assert presence.presence_connect(user_id=1, channel_name="a1") == (True, 1)
+        assert presence.presence_connect(user_id=1, channel_name="a2") == (False, 1)
+        assert presence.presence_connect(user_id=2, channel_name="b1") == (True, 2)
+        assert presence.user_online(1) and presence.user_online(2)
+        # Ana's second tab closes: she stays online.
+        assert presence.presence_disconnect(user_id=1, channel_name="a2") == (False, 2)
+        assert presence.presence_touch(user_id=1, channel_name="a1") == 2
+        assert presence.presence_disconnect(user_id=1, channel_name="a1") == (True, 1)
+        assert not presence.user_online(1)
+        assert presence.online_count() == 1
+    # Ben's server dies with his socket open: once its entry expires he is gone.
+    later = socket_sets.time.time() + socket_sets.SOCKET_SECONDS + 1
+    monkeypatch.setattr(socket_sets, "time", SimpleNamespace(time=lambda: later))
+    assert presence.online_count() == 0
+    assert not presence.user_online(2)

@@ -12,13 +12,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from accounts.tasks import presence_prune_task
 from games.tasks import finish_sweep_task, practice_expire_task, sweep_overdue_task
 from matchmaking.pools.tasks import waves_task
 from matchmaking.stakes.tasks import stake_sweep_task
 
 JOBS: dict[str, Callable[[], Any]] = {
-    "accounts.presence_prune": presence_prune_task,
     "matchmaking.waves": waves_task,
     "games.sweep_overdue": sweep_overdue_task,
     "games.finish_sweep": finish_sweep_task,

@@ -137,3 +137,23 @@ async def test_sockets_get_the_language_of_their_handshake():
         {"type": "websocket", "headers": [(b"accept-language", b"ca")]}, None, None
     )
     assert seen["language"] == "ca"
+
+
+def test_the_profile_is_read_once_per_session_not_per_page(client, make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ana, ben = make_user("ana"), make_user("ben")
+    Profile.objects.create(user=ana, language="pl")
+    for player, language in ((ana, "pl"), (ben, "en")):
+        client.force_login(player)
+        client.cookies.pop(COOKIE, None)
+        assert page_language(client, HTTP_ACCEPT_LANGUAGE="en") == language
+        client.cookies.pop(COOKIE, None)  # a browser that refuses the cookie
+        with CaptureQueriesContext(connection) as seen:
+            assert page_language(client, HTTP_ACCEPT_LANGUAGE="en") == language
+        assert not [q for q in seen if "accounts_profile" in q["sql"]]
+    # Choosing a language on the profile updates the session's copy at once.
+    client.post(reverse("set_language"), {"language": "it", "next": "/"})
+    client.cookies.pop(COOKIE, None)
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="en") == "it"

@@ -1,9 +1,0 @@
-from django.contrib import admin
-
-from accounts.models import Presence
-
-
-@admin.register(Presence)
-class PresenceAdmin(admin.ModelAdmin):
-    list_display = ("user", "channel_name", "seen_at")
-    readonly_fields = ("user", "channel_name", "seen_at")
