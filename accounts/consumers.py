@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
 from accounts.presence import presence_connect, presence_disconnect, presence_touch
+from accounts.signals import presence_changed
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
 from realtime.ratelimit import TokenBucket
@@ -38,6 +40,7 @@ class PresenceConsumer(SocketConsumer):
             await self.refuse(4401)
             return
         self.user_id: int = user.pk
+        self.username: str = user.get_username()
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         came_online, count = await sync_to_async(
             presence_connect, thread_sensitive=False
@@ -46,6 +49,7 @@ class PresenceConsumer(SocketConsumer):
         await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         if came_online:
             await self._broadcast_count(count)
+            await self._changed(online=True)
         else:
             await self.send_json({"type": "online", "online": count})
 
@@ -63,6 +67,7 @@ class PresenceConsumer(SocketConsumer):
             )(user_id=self.user_id, channel_name=self.channel_name)
         if went_offline:
             await self._broadcast_count(count)
+            await self._changed(online=False)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
@@ -90,6 +95,18 @@ class PresenceConsumer(SocketConsumer):
     async def invitation_push(self, event: dict[str, Any]) -> None:
         """A room invitation for this player (``matchmaking.rooms.notify``)."""
         await self.send_json({"type": "invitation", "invitation": event["invitation"]})
+
+    async def user_push(self, event: dict[str, Any]) -> None:
+        """A frame for this player from an app above accounts (friends)."""
+        await self.send_json(event["frame"])
+
+    async def _changed(self, *, online: bool) -> None:
+        await database_sync_to_async(presence_changed.send)(
+            sender=PresenceConsumer,
+            user_id=self.user_id,
+            name=self.username,
+            online=online,
+        )
 
     async def _broadcast_count(self, count: int) -> None:
         await self.channel_layer.group_send(

@@ -13,6 +13,7 @@ NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
     ("my-games", _("My games"), ()),
     ("league", _("League"), ()),
     ("wallet", _("Wallet"), ()),
+    ("friends", _("Friends"), ()),
 ]
 
 

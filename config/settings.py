@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "economy",
     "matchmaking",
     "leagues",
+    "friends",
 ]
 
 MIDDLEWARE = [
@@ -487,6 +488,8 @@ GAMES_REMATCH_OFFER_URLS = {"online": "table-rematch-offer"}
 ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 # Invitations one person may send in a minute, across rooms.
 ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
+# Friend requests one player may send in 24 hours (answered or not).
+FRIEND_REQUESTS_PER_DAY = env.int("FRIEND_REQUESTS_PER_DAY", default=20)
 
 # Stake tables (matchmaking/stakes/, docs/economy.md "Stake tables"): the shapes a
 # player can sit at, each with its engine options, and how long a table may wait for

@@ -127,7 +127,20 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": table, "spec": spec, "config": config, "seat": mine},
+        {
+            "table": table,
+            "spec": spec,
+            "config": config,
+            "seat": mine,
+            # The people met here, to befriend from the result screen.
+            "people": [
+                s.user
+                for s in seats
+                if s.user is not None and s.pk != getattr(mine, "pk", None)
+            ]
+            if mine is not None
+            else [],
+        },
     )
 
 

@@ -52,6 +52,20 @@ function showInvitation(inv) {
   sounds.bell();
 }
 
+function showFriendRequest(frame) {
+  if (!toasts) return;
+  const toast = document.createElement("div");
+  toast.className = "toast card";
+  toast.setAttribute("role", "alert");
+  const text = document.createElement("p");
+  text.className = "toast-text";
+  text.textContent = interpolate(gettext("%(name)s wants to be your friend."), { name: frame.from });
+  const open = Object.assign(document.createElement("a"), { className: "button small", href: frame.url, textContent: gettext("Answer") });
+  toast.append(text, open);
+  toasts.append(toast);
+  sounds.bell();
+}
+
 function bumpCount() {
   const link = document.getElementById("nav-invitations");
   if (!link) return;
@@ -77,7 +91,10 @@ if (presenceUrl) {
     onOpen: () => socket.send({ type: "ping" }),
     onFrame: (m) => {
       if (m.type === "invitation") showInvitation(m.invitation);
+      else if (m.type === "friend_request") showFriendRequest(m);
       else if ("online" in m) showCount(m.online);
+      // Pages with more to show (the friends list) listen for every frame.
+      document.dispatchEvent(new CustomEvent("presence-frame", { detail: m }));
     },
   });
 }

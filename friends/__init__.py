@@ -1,0 +1,1 @@
+"""Friends: requests, friendships and who of them is online or playing."""

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class FriendsConfig(AppConfig):
+    name = "friends"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from friends import receivers  # noqa: F401
