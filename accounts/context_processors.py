@@ -13,7 +13,6 @@ NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
     ("my-games", _("My games"), ()),
     ("league", _("League"), ()),
     ("wallet", _("Wallet"), ()),
-    ("friends", _("Friends"), ()),
 ]
 
 

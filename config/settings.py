@@ -95,6 +95,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.nav",
                 "matchmaking.rooms.context.invitations",
+                "friends.context.requests",
             ],
             "libraries": {"catalog": "config.catalog"},
         },

@@ -1,6 +1,8 @@
 // The presence socket on every signed-in page: keeps the "N players online" line
-// live where the page has one, and shows room invitations as a toast with Accept and
-// Decline (with a sound, unless the player turned sounds off).
+// live where the page has one, and shows room invitations (Accept, Decline) and
+// friend requests as toasts with a sound (unless the player turned sounds off), a
+// badge in the navigation, and a browser notification when the page is in the
+// background and the player allowed them (the "Notify me" button, NOTIFY_KEY).
 import { formatNumber, gettext, interpolate, ngettext, variantTitle } from "./i18n.js";
 import { connect } from "./socket.js";
 import { Sounds } from "./table/sound.js";
@@ -48,8 +50,58 @@ function showInvitation(inv) {
   decline.addEventListener("click", () => answer(inv.decline, toast));
   toast.append(text, accept, decline);
   toasts.append(toast);
-  bumpCount();
+  bumpBadge("nav-invitations", "invitation-count");
   sounds.bell();
+  notify(text.textContent, `invitation-${inv.id}`);
+}
+
+const NOTIFY_KEY = "domino-notify";
+
+/** A browser notification, if the player asked for them and the page is hidden. */
+function notify(text, tag) {
+  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (localStorage.getItem(NOTIFY_KEY) !== "on") return;
+  try {
+    new Notification(text, { tag });
+  } catch {
+    // Some browsers allow notifications only from a service worker: the toast stays.
+  }
+}
+
+/** The "Notify me" buttons ([data-notify-toggle]) on the friends and invitations pages. */
+function notifyToggles() {
+  for (const button of document.querySelectorAll("[data-notify-toggle]")) {
+    const show = () => {
+      const on = localStorage.getItem(NOTIFY_KEY) === "on" && Notification.permission === "granted";
+      button.textContent = on ? gettext("Browser notifications: on") : gettext("Notify me in the browser");
+      button.setAttribute("aria-pressed", String(on));
+    };
+    if (!("Notification" in window) || Notification.permission === "denied") {
+      button.hidden = true;
+      continue;
+    }
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      if (localStorage.getItem(NOTIFY_KEY) === "on" && Notification.permission === "granted") {
+        localStorage.setItem(NOTIFY_KEY, "off");
+      } else if ((await Notification.requestPermission()) === "granted") {
+        localStorage.setItem(NOTIFY_KEY, "on");
+      }
+      show();
+    });
+    show();
+  }
+}
+
+function bumpBadge(linkId, badgeId) {
+  const link = document.getElementById(linkId);
+  if (!link) return;
+  let badge = document.getElementById(badgeId);
+  if (!badge) {
+    badge = Object.assign(document.createElement("span"), { id: badgeId, className: "badge", textContent: "0" });
+    link.append(" ", badge);
+  }
+  badge.textContent = String(Number(badge.textContent) + 1);
 }
 
 function showFriendRequest(frame) {
@@ -63,25 +115,19 @@ function showFriendRequest(frame) {
   const open = Object.assign(document.createElement("a"), { className: "button small", href: frame.url, textContent: gettext("Answer") });
   toast.append(text, open);
   toasts.append(toast);
+  bumpBadge("nav-friends", "friend-request-count");
   sounds.bell();
+  notify(text.textContent, "friend-request");
 }
 
-function bumpCount() {
-  const link = document.getElementById("nav-invitations");
-  if (!link) return;
-  let badge = document.getElementById("invitation-count");
-  if (!badge) {
-    badge = Object.assign(document.createElement("span"), { id: "invitation-count", className: "badge", textContent: "0" });
-    link.append(" ", badge);
-  }
-  badge.textContent = String(Number(badge.textContent) + 1);
-}
 
 const sounds = new Sounds();
 
 const showCount = (n) => {
   if (el) el.textContent = interpolate(ngettext("%(count)s player online", "%(count)s players online", n), { count: formatNumber(n) });
 };
+
+notifyToggles();
 
 if (presenceUrl) {
   const socket = connect(presenceUrl, {

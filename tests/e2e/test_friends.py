@@ -27,6 +27,7 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     # Ben, on any page, is told at once and answers from the toast.
     toast = ben.locator("#invitation-toasts .toast")
     expect(toast).to_contain_text(f"{ana_name} wants to be your friend.")
+    expect(ben.locator("#friend-request-count")).to_have_text("1")
     toast.get_by_role("link", name="Answer").click()
     ben.get_by_role("button", name="Accept").click()
     expect(ben.locator(f'[data-friend="{ana_name}"]')).to_contain_text("online")

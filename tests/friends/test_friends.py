@@ -159,6 +159,7 @@ def test_the_pages_send_answer_and_invite(client, make_user):
     )
     assert resp["Location"] == reverse("friends")
     client.force_login(ben)
+    assert 'id="friend-request-count">1<' in client.get("/").content.decode()
     asked = FriendRequest.objects.get(sender=ana)
     resp = client.post(reverse("friend-accept", args=[asked.pk]), follow=True)
     assert "You are now friends." in resp.content.decode()
