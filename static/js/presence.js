@@ -59,7 +59,7 @@ const NOTIFY_KEY = "domino-notify";
 
 /** A browser notification, if the player asked for them and the page is hidden. */
 function notify(text, tag) {
-  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (!document.hidden || typeof window.Notification !== "function" || Notification.permission !== "granted") return;
   if (localStorage.getItem(NOTIFY_KEY) !== "on") return;
   try {
     new Notification(text, { tag });
@@ -76,7 +76,7 @@ function notifyToggles() {
       button.textContent = on ? gettext("Browser notifications: on") : gettext("Notify me in the browser");
       button.setAttribute("aria-pressed", String(on));
     };
-    if (!("Notification" in window) || Notification.permission === "denied") {
+    if (typeof window.Notification !== "function" || Notification.permission === "denied") {
       button.hidden = true;
       continue;
     }
