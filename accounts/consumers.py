@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
 from accounts.presence import presence_connect, presence_disconnect, presence_touch
+from accounts.relay import relay_handler
 from accounts.signals import presence_changed
 from realtime.consumers import SocketConsumer
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -78,11 +79,19 @@ class PresenceConsumer(SocketConsumer):
                     "rate_limited", gettext("Too many messages; slow down.")
                 )
             frame = frame_parse(text_data, bytes_data)
-            if frame["type"] != "ping":
+            handler = relay_handler(frame["type"])
+            if frame["type"] != "ping" and handler is None:
                 raise FrameError("unknown_type", gettext("Unknown frame type."))
         except FrameError as err:
             frame_warn("presence", err, self.user_id)
             await self.send_json(err.as_frame())
+            return
+        if handler is not None:
+            reply = await database_sync_to_async(handler)(
+                self.user_id, self.username, frame
+            )
+            if reply is not None:
+                await self.send_json(reply)
             return
         count = await sync_to_async(presence_touch, thread_sensitive=False)(
             user_id=self.user_id, channel_name=self.channel_name

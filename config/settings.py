@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "matchmaking",
     "leagues",
     "friends",
+    "chat",
 ]
 
 MIDDLEWARE = [

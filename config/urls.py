@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("matchmaking.stakes.urls")),
     path("", include("leagues.urls")),
     path("", include("friends.urls")),
+    path("", include("chat.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path(

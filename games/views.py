@@ -132,6 +132,7 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
             "spec": spec,
             "config": config,
             "seat": mine,
+            "friend_room": table.mode == Table.Mode.FRIEND,
             # The people met here, to befriend from the result screen.
             "people": [
                 s.user

@@ -130,6 +130,8 @@ const showCount = (n) => {
 notifyToggles();
 
 if (presenceUrl) {
+  // Other scripts of the page (the quick chat) send over this socket.
+  document.addEventListener("presence-send", (event) => socket.send(event.detail));
   const socket = connect(presenceUrl, {
     name: "presence",
     ping: 60000,

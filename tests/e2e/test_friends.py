@@ -1,6 +1,7 @@
-"""Two people become friends in Chromium: one asks by name, the other answers from
-the toast, each sees the other come online on the friends page, and one click
-opens a room with the friend invited."""
+"""Two people become friends in Chromium: one asks by name, the other (whose browser
+speaks Spanish) answers from the toast, each sees the other come online on the
+friends page, one click opens a room with the friend invited, and there each says
+"Well played" and reads it in their own language."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.e2e
 def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     ana = new_page()
     ana_name = signup(ana, "ana")
-    ben = new_page()
+    ben = new_page(locale="es-ES")
     ben_name = signup(ben, "ben")
 
     ana.goto("/friends/")
@@ -26,11 +27,11 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     expect(ana.locator(".messages")).to_contain_text("Friend request sent.")
     # Ben, on any page, is told at once and answers from the toast.
     toast = ben.locator("#invitation-toasts .toast")
-    expect(toast).to_contain_text(f"{ana_name} wants to be your friend.")
+    expect(toast).to_contain_text(f"{ana_name} quiere ser tu amigo.")
     expect(ben.locator("#friend-request-count")).to_have_text("1")
-    toast.get_by_role("link", name="Answer").click()
-    ben.get_by_role("button", name="Accept").click()
-    expect(ben.locator(f'[data-friend="{ana_name}"]')).to_contain_text("online")
+    toast.get_by_role("link", name="Responder").click()
+    ben.get_by_role("button", name="Aceptar").click()
+    expect(ben.locator(f'[data-friend="{ana_name}"]')).to_contain_text("en línea")
 
     # Ana's list shows Ben; when Ben's pages close, he goes offline there, live.
     ana.goto("/friends/")
@@ -45,6 +46,17 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     # One click: a room with Ben invited, and his toast to join.
     row.get_by_role("button", name="Invite to a room").click()
     expect(ana).to_have_url(re.compile(r"/rooms/\d+/$"))
-    expect(ben.locator("#invitation-toasts")).to_contain_text(
-        f"Room invitation from {ana_name}"
-    )
+    invitation = ben.locator("#invitation-toasts .toast[data-invitation]")
+    expect(invitation).to_contain_text(ana_name)
+    invitation.get_by_role("button", name="Aceptar").click()
+    expect(ben).to_have_url(re.compile(r"/rooms/\d+/$"))
+
+    # The room's chat: a phrase each reads in their language, a typed line.
+    ana.reload()
+    ana.locator("#chat [data-phrase=well_played]").click()
+    expect(ana.locator("#chat .chat-log")).to_contain_text(f"{ana_name}: Well played!")
+    expect(ben.locator("#chat .chat-log")).to_contain_text(f"{ana_name}: ¡Bien jugado!")
+    ben.locator("#chat input").fill("gracias, igualmente")
+    ben.locator("#chat input").press("Enter")
+    expect(ana.locator("#chat .chat-log")).to_contain_text("gracias, igualmente")
+    screenshot(ben, "room-chat-es")

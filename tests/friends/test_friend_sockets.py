@@ -126,3 +126,32 @@ def test_an_accept_racing_a_withdrawal_ends_in_one_state(make_user):
         friends = Friendship.objects.filter(low=min(ana.pk, ben.pk)).exists()
         assert friends == (outcome["accept"] == "done")
         assert asked.status == ("accepted" if friends else "cancelled")
+
+
+async def test_a_phrase_said_over_the_presence_socket_reaches_the_table(make_user):
+    from games.models import Table
+    from tests.support.tables import two_human_table
+
+    table, ana, ben = await database_sync_to_async(two_human_table)(
+        make_user, mode=Table.Mode.ONLINE
+    )
+    ana_page, ok = await open_socket(ana)
+    assert ok
+    ben_page, ok = await open_socket(ben)
+    assert ok
+    await ana_page.send_json_to(
+        {"type": "chat", "table": table.pk, "phrase": "good_luck"}
+    )
+    frame = await frames_until(ben_page, "chat")
+    assert frame == {
+        "type": "chat",
+        "table": table.pk,
+        "from": "ana",
+        "phrase": "good_luck",
+    }
+    # A bad one is answered on the sender's socket alone, in words.
+    await ana_page.send_json_to({"type": "chat", "table": table.pk, "phrase": "spam"})
+    error = await frames_until(ana_page, "error")
+    assert error["code"] == "bad_phrase" and "phrase" in error["message"]
+    await ana_page.disconnect()
+    await ben_page.disconnect()
