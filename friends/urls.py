@@ -4,6 +4,7 @@ from friends import views
 
 urlpatterns = [
     path("friends/", views.friends_page, name="friends"),
+    path("watch/", views.watch_page, name="watch"),
     path("friends/add/", views.friend_add, name="friend-add"),
     path("friends/remove/", views.friend_remove, name="friend-remove"),
     path("friends/invite/", views.friend_invite, name="friend-invite"),

@@ -17,6 +17,7 @@ from friends import services
 from friends.errors import FriendError
 from friends.models import Friendship
 from friends.selectors import friends_of, requests_received, requests_sent
+from friends.watching import watch_list
 from matchmaking.errors import RoomError
 from matchmaking.rooms.services import invitation_send, room_create
 
@@ -32,6 +33,14 @@ def _back(request: SignedInRequest) -> HttpResponse:
     ):
         return redirect(target)
     return redirect("friends")
+
+
+@login_required
+def watch_page(request: SignedInRequest) -> HttpResponse:
+    """Live tables to watch, friends' first."""
+    return render(
+        request, "friends/watch.html", {"rows": watch_list(user=request.user)}
+    )
 
 
 @login_required

@@ -3,6 +3,8 @@ block's effect, the list with online and playing state, the one-click room."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -199,3 +201,37 @@ def test_presence_changes_reach_friends_only(make_user, monkeypatch):
     sent.clear()
     presence_changed.send(sender=None, user_id=cy.pk, name="cy", online=True)
     assert sent == []
+
+
+def test_the_watch_list_pins_friends_and_hides_private_tables(client, make_user):
+    from games.services import table_practice_create
+    from matchmaking.pools.models import Rating
+    from tests.support.tables import two_human_table
+
+    strong, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE)
+    Rating.objects.create(user=ana, variant="draw", mu=40, sigma=2, tables=30)
+    room, cy, dan = two_human_table(
+        _renamed(make_user, "cy", "dan"), mode=Table.Mode.FRIEND
+    )
+    weak, eve, fay = two_human_table(
+        _renamed(make_user, "eve", "fay"), mode=Table.Mode.ONLINE
+    )
+    zoe = make_user("zoe")
+    table_practice_create(user=zoe, variant="draw", bot_levels=["easy"])
+    services.friend_request_accept(
+        request_id=services.friend_request_send(sender=zoe, username="fay").pk, user=fay
+    )
+    client.force_login(zoe)
+    body = client.get(reverse("watch")).content.decode()
+    listed = [int(n) for n in re.findall(r'data-table="(\d+)"', body)]
+    assert listed == [weak.pk, strong.pk]  # Fay's table pinned, then the strongest
+    assert room.pk not in listed
+
+
+def _renamed(make_user, first, second):
+    names = iter((first, second))
+
+    def make(name=None, **kw):
+        return make_user(next(names), **kw)
+
+    return make
