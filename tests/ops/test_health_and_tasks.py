@@ -128,7 +128,6 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
         "ops-audit",
         "games-sweep-overdue",
         "games-finish-sweep",
-        "accounts-presence-prune",
         "games-practice-expire",
         "ops-heartbeat",
         "leagues-rollover",
