@@ -25,6 +25,7 @@ images with the same value).
 from __future__ import annotations
 
 from collections.abc import Hashable
+from operator import add
 
 from games.engine import Action, State, apply
 from games.engine.options import Rules, rules_for
@@ -264,51 +265,71 @@ class LineGame:
         nxt = seat + 1 if seat + 1 < self.seats else 0
         return "draw", self.zero, (nh, nxt, stock, a, da, b, db), None, 0
 
-    def children(self, pos: LinePos) -> list[Child[LinePos]]:
+    def _options(
+        self, pos: LinePos
+    ) -> list[tuple[int, int, int, int, bool, int, bool, int]]:
+        """Every play at ``pos`` as (guess, order, tile, end values and flags
+        it leaves, points made), without building the next positions."""
         hands, seat, _, a, da, b, db = pos
         hand = hands[seat]
         sums = self.sums
-        scored: list[tuple[int, int, Child[LinePos]]] = []
+        out = []
         if a < 0:
             for t in _tiles(hand & self.opening if self.opening else hand):
                 lo, hi = TILE_LO[t], TILE_HI[t]
                 d = IS_DOUBLE[t]
                 made = sums[lo + hi] if sums else 0
-                c = self._play(pos, t, lo, d, hi, d, made)
-                scored.append((self._guess(t, made, c[3]), t, c))
-        else:
-            if not hand & (NUM_MASK[a] | NUM_MASK[b]):
-                return [self._stuck(pos)]
-            for which in (0, 1):
-                if which == 0:
-                    v, ov, od = a, b, db
-                else:
-                    if b == a and db == da:
-                        break
-                    v, ov, od = b, a, da
-                for t in _tiles(hand & NUM_MASK[v]):
-                    lo = TILE_LO[t]
-                    nv = TILE_HI[t] if lo == v else lo
-                    nd = IS_DOUBLE[t]
-                    made = 0
-                    if sums:
-                        made = sums[(nv + nv if nd else nv) + (ov + ov if od else ov)]
-                    c = self._play(pos, t, nv, nd, ov, od, made)
-                    scored.append((self._guess(t, made, c[3]), 2 * t + which, c))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        return [c for _, _, c in scored]
+                out.append((self._guess(t, made, hand), t, t, lo, d, hi, d, made))
+            return out
+        for which in (0, 1):
+            if which == 0:
+                v, ov, od = a, b, db
+            else:
+                if b == a and db == da:
+                    break
+                v, ov, od = b, a, da
+            for t in _tiles(hand & NUM_MASK[v]):
+                lo = TILE_LO[t]
+                nv = TILE_HI[t] if lo == v else lo
+                nd = IS_DOUBLE[t]
+                made = 0
+                if sums:
+                    made = sums[(nv + nv if nd else nv) + (ov + ov if od else ov)]
+                guess = self._guess(t, made, hand)
+                out.append((guess, 2 * t + which, t, nv, nd, ov, od, made))
+        return out
+
+    def _stuck_at(self, pos: LinePos) -> bool:
+        hands, seat, _, a, _, b, _ = pos
+        return a >= 0 and not hands[seat] & (NUM_MASK[a] | NUM_MASK[b])
+
+    def children(self, pos: LinePos) -> list[Child[LinePos]]:
+        if self._stuck_at(pos):
+            return [self._stuck(pos)]
+        opts = self._options(pos)
+        opts.sort(key=lambda x: (-x[0], x[1]))
+        return [
+            self._play(pos, t, a, da, b, db, m) for _, _, t, a, da, b, db, m in opts
+        ]
+
+    def first(self, pos: LinePos) -> Child[LinePos]:
+        """``children(pos)[0]``, building no other move."""
+        if self._stuck_at(pos):
+            return self._stuck(pos)
+        _, _, t, a, da, b, db, m = min(self._options(pos), key=lambda x: (-x[0], x[1]))
+        return self._play(pos, t, a, da, b, db, m)
 
     @staticmethod
-    def _guess(t: int, made: int, fin: Finish | None) -> int:
+    def _guess(t: int, made: int, hand: int) -> int:
         """The mover's liking for a play: going out, points, weight, doubles."""
         v = PIPS[t] + (3 if IS_DOUBLE[t] else 0) + 2 * made
-        if fin is not None and fin.reason == "out":
+        if hand == 1 << t:
             v += OUT_BONUS
         return v
 
 
 def _add(a: Points, b: Points) -> Points:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(add, a, b))
 
 
 __all__ = ["LineGame", "LinePos", "hand_points", "mask_pips"]

@@ -76,6 +76,10 @@ class Game(Protocol[P]):
         There is always at least one (a forced draw or pass is one)."""
         ...
 
+    def first(self, pos: P, /) -> Child[P]:
+        """``children(pos)[0]``: the greedy move of a heuristic playout."""
+        ...
+
     def plays_left(self, pos: P, /) -> int:
         """An upper bound on the tiles still to be placed from ``pos`` (tiles in
         hands plus the drawable stock), which each placed tile lowers by one."""

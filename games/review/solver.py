@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Any, Generic, TypeVar
 
 from games.engine import Action, State, current_seat, legal_actions
@@ -120,7 +121,7 @@ def _preference(
 
 
 def _add(a: Points, b: Points) -> Points:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(add, a, b))
 
 
 Line = tuple[Points, Finish]
@@ -173,6 +174,7 @@ class Search(Generic[P]):
         self.prune = prune
         self.order = order
         self.tt: dict[Hashable, _Entry] = {}
+        self.leaves: dict[Hashable, Line] = {}  # playouts' lines by position
         self.nodes = 0
         self.cap = 0
         self.horizon = False
@@ -242,19 +244,29 @@ class Search(Generic[P]):
             raise OutOfNodes
 
     def playout(self, pos: P) -> Line:
-        """The heuristic leaf: every seat plays the game's first-ordered move
-        (its greedy guess) to the end of the hand."""
+        """The heuristic leaf: every seat plays the game's greedy move
+        (``Game.first``) to the end of the hand (remembered per position)."""
         self.horizon = True
-        total = self.zero
         game = self.game
+        key = game.key(pos) if self.use_table else None
+        if key is not None:
+            hit = self.leaves.get(key)
+            if hit is not None:
+                return hit
+        total = self.zero
+        at = pos
         while True:
             self._count()
-            _, pts, nxt, fin, _ = game.children(pos)[0]
+            _, pts, nxt, fin, _ = game.first(at)
             total = _add(total, pts)
             if nxt is None:
                 assert fin is not None
-                return total, fin
-            pos = nxt
+                break
+            at = nxt
+        line = (total, fin)
+        if key is not None:
+            self.leaves[key] = line
+        return line
 
     def _kids(self, pos: P, best: int) -> list[tuple[int, Child[P]]]:
         pairs = list(enumerate(self.game.children(pos)))
@@ -342,8 +354,9 @@ class Search(Generic[P]):
         outer = self.horizon
         self.horizon = False
         side = self.game.mover_side(pos)
+        n, sign = self.game.n_sides, self.sign
         best_line: Line | None = None
-        best_pref: tuple[int, int, tuple[int, ...], str, int] | None = None
+        best_m = 0
         chosen = 0
         for i, (_, pts, nxt, fin, placed) in self._kids(pos, best_i):
             if nxt is None:
@@ -352,9 +365,18 @@ class Search(Generic[P]):
             else:
                 sub = self._maxn(nxt, depth - placed)
                 line = (_add(pts, sub[0]), sub[1])
-            pref = _preference(side, line[0], line[1], self.sign)
-            if best_pref is None or pref > best_pref:
-                best_pref, best_line, chosen = pref, line, i
+            p = line[0]
+            m = sign * (n * p[side] - sum(p))
+            if (
+                best_line is None
+                or m > best_m
+                or (
+                    m == best_m
+                    and _preference(side, p, line[1], sign)
+                    > _preference(side, best_line[0], best_line[1], sign)
+                )
+            ):
+                best_m, best_line, chosen = m, line, i
         assert best_line is not None
         below = self.horizon
         self.horizon = outer or below

@@ -96,6 +96,10 @@ class StateGame:
         scored.sort(key=lambda x: (x[0], x[1]))
         return [c for _, _, c in scored]
 
+    def first(self, s: State) -> Child[State]:
+        """``children(s)[0]``."""
+        return self.children(s)[0]
+
     def _guess(self, side: int, a: Action, pts: Points, fin: Finish | None) -> int:
         """The mover's liking for a move: going out, points for its side
         against the others, then weight shed, doubles first."""
