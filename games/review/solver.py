@@ -120,6 +120,16 @@ def _preference(
     return (m[side], -others, tuple(-p for p in points), finish.reason, -seat)
 
 
+def preferred(side: int, sols: Sequence[Solution], penalties: bool = False) -> int:
+    """The index of the solution the mover's ``side`` prefers: the highest
+    margin, ties broken as max^n breaks them (``_preference``)."""
+    sign = -1 if penalties else 1
+    return max(
+        range(len(sols)),
+        key=lambda j: _preference(side, sols[j].points, sols[j].finish, sign),
+    )
+
+
 def _add(a: Points, b: Points) -> Points:
     return tuple(map(add, a, b))
 
@@ -474,5 +484,6 @@ __all__ = [
     "game_for",
     "gains",
     "margin",
+    "preferred",
     "solve",
 ]
