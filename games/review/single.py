@@ -56,7 +56,7 @@ from games.review.labels import label_for
 from games.review.solver import DoubleDummy, margin
 
 DEFAULT_SAMPLES = 16
-DEFAULT_MAX_NODES = 6_000  # per sampled deal (every option together)
+DEFAULT_MAX_NODES = 4_000  # per sampled deal (every option together)
 POOL_FACTOR = 8  # deals drawn and weighed per deal solved, where plays are read
 LIVE = ("play", "claim", "close")
 
@@ -78,8 +78,10 @@ class DecisionReview:
     ``options`` in ``legal_actions`` order; ``chosen`` and ``best`` index it.
     ``loss`` (>= 0) is the best value minus the chosen one's, ``error`` its
     standard error; ``label`` is ``labels.label_for``'s (``None`` at a match
-    point). ``samples``: deals solved; ``effective``: the weighed pool's
-    effective size (deals drawn when nothing was weighed). ``exact``: every
+    point). ``samples``: deals drawn for the estimate, ``distinct``: the
+    different deals among them (resampling by weight repeats the likely ones);
+    ``effective``: the weighed pool's effective size (the deals drawn when
+    nothing was weighed). ``exact``: every
     deal solved to the end of the hand; else ``depth`` is the shallowest
     depth limit used (tiles placed)."""
 
@@ -92,6 +94,7 @@ class DecisionReview:
     error: float
     label: str | None
     samples: int
+    distinct: int
     effective: float
     exact: bool
     depth: int | None
@@ -232,6 +235,7 @@ def review_decision(
         error=error,
         label=None if point else label_for(state.options.variant, loss, error),
         samples=n,
+        distinct=len(deals),
         effective=effective,
         exact=exact,
         depth=depth,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from games.engine import Action, State, apply, options_for
 from games.review.faceup import face_up_line
+from games.review.hand import hand_review
 from games.review.luck import deal_luck, match_luck
+from games.review.single import review_hand
 from games.review.solver import margin, solve
 from tests.review.test_single import _golden, _medium_hand
 
@@ -61,3 +63,16 @@ def test_luck_is_the_deals_margin_under_equal_play() -> None:
     assert abs(sum(three.luck)) < 1e-9  # the table's average is zero
     total = match_luck([luck, luck])
     assert total == (2 * luck.luck[0], 2 * luck.luck[1])
+
+
+def test_a_hand_review_gathers_the_three_parts() -> None:
+    o = options_for("all_fives", seats=2)
+    steps = _medium_hand(o, 5)
+    rev = hand_review(steps, seed=9, samples=4, max_nodes=1_000, face_up_nodes=5_000)
+    assert rev.decisions == tuple(
+        review_hand(steps, seed=9, samples=4, max_nodes=1_000)
+    )
+    assert len(rev.face_up) == len(steps)
+    assert rev.luck.luck[0] == -rev.luck.luck[1]
+    for _, d in rev.decisions:
+        assert 1 <= d.distinct <= d.samples == 4
