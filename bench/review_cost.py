@@ -10,18 +10,21 @@ The configurations: double-6 Block, Draw and All Fives with 2 seats, 4 seats in
 partnerships and 4 seats each for itself. For each, hand 1 of deals 0, 1, ...
 is played by ``medium`` at every seat, then, one hand at a time:
 
-* ``review``: the whole hand's review (``games.review.hand.hand_review``):
-  the single-dummy review of every decision of every seat, the face-up line
-  and the luck, at their default budgets (``--samples`` and ``--max-nodes``
-  change the single-dummy part's); the CPU time of the whole per hand, and of
-  the single-dummy part alone (``single``);
+* ``review``: the whole hand's review as ``games.review.hand.hand_review``
+  runs it, its three parts timed one after the other: the single-dummy review
+  of every decision of every seat (``single``; ``--samples`` and
+  ``--max-nodes`` change its budget), the face-up line and the luck, at the
+  budgets of ``games.review.hand``; the CPU time of the whole per hand, and of
+  ``single`` alone;
 * ``solve``: the double-dummy solve of the hand from its first play
   (``games.review.solver.solve`` at the default allowance): CPU time per solve,
   its nodes, and whether it was exact.
 
 Printed per configuration: p50 and p95 of each time (``time.process_time``,
 one core), decisions reviewed per hand, the share of decisions valued exactly
-to the end of the hand, and the share of exact first-play solves.
+to the end of the hand, the median effective size of the weighed pool of deals
+and of the distinct deals solved per decision (``games.review.single``), and
+the first-play solves' nodes and how many were exact.
 
 What it does not measure: wall-clock time under a loaded worker or beside
 other processes (the CPU time of one process is what is counted; a shared
@@ -55,7 +58,9 @@ from games.engine import (
     options_for,
     view,
 )
-from games.review.hand import hand_review
+from games.review.faceup import face_up_line
+from games.review.hand import FACE_UP_NODES, LUCK_NODES
+from games.review.luck import deal_luck
 from games.review.single import DEFAULT_MAX_NODES, DEFAULT_SAMPLES, review_hand
 from games.review.solver import solve
 
@@ -102,17 +107,23 @@ def run(label: str, o: Options, hands: int, samples: int, max_nodes: int) -> Non
     single_s: list[float] = []
     solve_s: list[float] = []
     nodes: list[float] = []
+    effective: list[float] = []
+    distinct: list[float] = []
     decisions = exact_decisions = exact_solves = 0
     for seed in range(hands):
         steps = medium_hand(o, seed)
         t0 = time.process_time()
         reviewed = review_hand(steps, seed=seed, samples=samples, max_nodes=max_nodes)
-        single_s.append(time.process_time() - t0)
-        t0 = time.process_time()
-        hand_review(steps, seed=seed, samples=samples, max_nodes=max_nodes)
-        review_s.append(time.process_time() - t0)
+        t1 = time.process_time()
+        face_up_line(steps, max_nodes=FACE_UP_NODES)
+        deal_luck(steps[0][0], max_nodes=LUCK_NODES)
+        t2 = time.process_time()
+        single_s.append(t1 - t0)
+        review_s.append(t2 - t0)
         decisions += len(reviewed)
         exact_decisions += sum(1 for _, r in reviewed if r.exact)
+        effective += [r.effective for _, r in reviewed]
+        distinct += [float(r.distinct) for _, r in reviewed]
         t0 = time.process_time()
         sol = solve(steps[0][0])
         solve_s.append(time.process_time() - t0)
@@ -123,6 +134,8 @@ def run(label: str, o: Options, hands: int, samples: int, max_nodes: int) -> Non
         f" (single p50 {pct(single_s, 50):5.2f} p95 {pct(single_s, 95):5.2f})"
         f" dec/hand {decisions / hands:4.1f}"
         f" exact {exact_decisions / max(1, decisions):4.0%}"
+        f" eff {statistics.median(effective or [0.0]):5.1f}"
+        f" distinct {statistics.median(distinct or [0.0]):4.1f}"
         f" | solve p50 {pct(solve_s, 50):5.3f} p95 {pct(solve_s, 95):5.3f}"
         f" nodes p50 {int(pct(nodes, 50)):>6} exact {exact_solves}/{hands}",
         flush=True,

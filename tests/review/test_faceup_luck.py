@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from games.engine import Action, State, apply, options_for
+import pytest
+
+from games.engine import VARIANTS, Action, State, apply, options_for
 from games.review.faceup import face_up_line
 from games.review.hand import hand_review
 from games.review.luck import deal_luck, match_luck
-from games.review.single import review_hand
+from games.review.single import review_hand, reviewable
 from games.review.solver import margin, solve
 from tests.review.test_single import _golden, _medium_hand
 
@@ -68,7 +70,9 @@ def test_luck_is_the_deals_margin_under_equal_play() -> None:
 def test_a_hand_review_gathers_the_three_parts() -> None:
     o = options_for("all_fives", seats=2)
     steps = _medium_hand(o, 5)
-    rev = hand_review(steps, seed=9, samples=4, max_nodes=1_000, face_up_nodes=5_000)
+    rev = hand_review(
+        steps, seed=9, samples=4, max_nodes=1_000, face_up_nodes=5_000, luck_nodes=5_000
+    )
     assert rev.decisions == tuple(
         review_hand(steps, seed=9, samples=4, max_nodes=1_000)
     )
@@ -76,3 +80,19 @@ def test_a_hand_review_gathers_the_three_parts() -> None:
     assert rev.luck.luck[0] == -rev.luck.luck[1]
     for _, d in rev.decisions:
         assert 1 <= d.distinct <= d.samples == 4
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_variant_is_reviewed(variant: str) -> None:
+    """A whole hand of each variant, on small budgets: every decision with a
+    choice is judged, every step has its face-up value."""
+    o = options_for(variant, seats=2)
+    steps = _medium_hand(o, 2)
+    rev = hand_review(
+        steps, seed=1, samples=2, max_nodes=300, face_up_nodes=300, luck_nodes=300
+    )
+    want = [i for i, (st, seat, a) in enumerate(steps) if reviewable(st, seat, a)]
+    assert [i for i, _ in rev.decisions] == want
+    assert len(rev.face_up) == len(steps)
+    for _, d in rev.decisions:
+        assert d.loss >= 0 and 0 <= d.best < len(d.options)

@@ -175,7 +175,7 @@ def test_the_line_game_moves_like_the_engine(variant: str) -> None:
         o = options_for(
             variant, seats=seats, partnership=variant == "catalan" and seats == 4
         )
-        for s in small_positions(o, 6, 300, seed=rng.randrange(10_000)):
+        for s in small_positions(o, 4, 200, seed=rng.randrange(10_000)):
             s = call_open_muggins(far(s))
             if s.phase != "play":
                 continue
