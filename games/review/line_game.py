@@ -1,0 +1,335 @@
+"""The double-dummy search on bit masks for the line layouts: Block, Draw, All
+Fives, Fives and Threes, Catalan.
+
+A position is a plain tuple ``(hands, seat, stock, a, da, b, db)``: hand bit
+masks per seat, the seat to decide, the stock's tiles in draw order and the
+two ends' values with their double flags (``a`` = -1 before the opening
+tile). The engine's rules for a line are repeated
+here, as ``games.engine.rules`` and ``games.engine.scoring`` state them, and
+the tests hold this game to the engine's own states move for move and value for
+value:
+
+* a play scores its end-sum at once (the claim convention of ``model``; the
+  match target never ends the hand, as ``model`` says);
+* no play: ``block`` passes; ``draw`` and ``catalan`` draw until a tile fits
+  (then the same seat plays) or the stock is empty (then it passes);
+  ``all_fives`` and ``fives_and_threes`` draw one tile (never the last two) and
+  the turn ends; the hand is blocked once no seat can play and none may draw;
+* the hand bonus is ``games.engine.scoring.score_hand``'s (``hand_points``).
+
+Two ends with the same value and double flag are one place for a tile: only
+one of the two plays is a move (the engine offers both; they lead to mirror
+images with the same value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from operator import add
+
+from games.engine import Action, State, apply
+from games.engine.options import Rules, rules_for
+from games.engine.scoring import end_points, round5
+from games.engine.state import DBL
+from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
+from games.engine.variants import LINE, STOCK_NONE, STOCK_ONE
+from games.review.model import (
+    Child,
+    Finish,
+    Points,
+    delta,
+    finish_of,
+    over,
+    plays_left,
+    settle,
+    unbounded,
+)
+
+LinePos = tuple[tuple[int, ...], int, tuple[int, ...], int, bool, int, bool]
+
+BLOCKED = Finish("blocked")
+OUT_BONUS = 1000  # move ordering: going out first
+
+_PIPS: dict[int, int] = {}
+
+
+def mask_pips(mask: int) -> int:
+    """Pips of a hand (cached)."""
+    p = _PIPS.get(mask)
+    if p is None:
+        p = 0
+        m = mask
+        while m:
+            low = m & -m
+            p += PIPS[low.bit_length() - 1]
+            m ^= low
+        if len(_PIPS) < 500_000:
+            _PIPS[mask] = p
+    return p
+
+
+def hand_points(r: Rules, hands: tuple[int, ...], out_seat: int) -> Points:
+    """The hand bonus per side (``score_hand``'s deltas) for the line scorings:
+    ``out_seat`` went out, or -1 for a blocked hand."""
+    side_of = r.side_of
+    side_pips = [0] * r.n_sides
+    for s, h in enumerate(hands):
+        side_pips[side_of[s]] += mask_pips(h)
+    deltas = [0] * r.n_sides
+    base = 0
+    if out_seat >= 0:
+        ws = side_of[out_seat]
+    else:
+        low = min(side_pips)
+        if side_pips.count(low) > 1:
+            return tuple(deltas)
+        ws = side_pips.index(low)
+        base = low
+    if r.scoring == "catalan" and out_seat < 0:
+        total = sum(side_pips)
+    else:
+        fives = r.scoring == "all_fives"
+        total = 0
+        for i, p in enumerate(side_pips):
+            if i != ws:
+                total += round5(p - base) if fives else p - base
+    deltas[ws] = total
+    return tuple(deltas)
+
+
+def _tiles(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class LineGame:
+    """One deal of a line layout on bit masks (``model.DealGame``)."""
+
+    def __init__(self, state: State) -> None:
+        r = rules_for(state.options)
+        if r.layout != LINE:
+            raise ValueError("LineGame plays the line layouts only")
+        self.r = r
+        self.n_sides = r.n_sides
+        self.seats = r.seats
+        self.side_of = r.side_of
+        self.points = r.end_scoring
+        self.sums = (
+            tuple(end_points(r.scoring, x) for x in range(4 * r.set_max + 1))
+            if r.end_scoring
+            else ()
+        )
+        self.one = r.stock == STOCK_ONE
+        self.none = r.stock == STOCK_NONE
+        self.reserve = r.reserve
+        self.opening = 0
+        self.zero: Points = (0,) * r.n_sides
+
+    # ------------------------------------------------------------ protocol
+
+    def mover_side(self, pos: LinePos) -> int:
+        return self.side_of[pos[1]]
+
+    def plays_left(self, pos: LinePos) -> int:
+        return plays_left(self.r, pos[0], len(pos[2]))
+
+    def key(self, pos: LinePos) -> Hashable:
+        hands, seat, stock, a, da, b, db = pos
+        if (a, da) > (b, db):
+            return (hands, seat, stock, b, db, a, da)
+        return pos
+
+    def position(self, s: State) -> LinePos:
+        """The position of a live engine state of this deal (play phase)."""
+        if s.played:
+            (_, a, fa), (_, b, fb) = s.ends
+            ends = (a, bool(fa & DBL), b, bool(fb & DBL))
+        else:
+            ends = (-1, False, -1, False)
+            self.opening = 0  # the tiles the first play may use (0: any)
+            for t in s.opening:
+                self.opening |= 1 << t
+        return (s.hands, s.turn, s.stock, *ends)
+
+    def _root(
+        self, before: State, action: Action | None, after: State
+    ) -> Child[LinePos]:
+        after = settle(self.r, after)
+        pts = delta(after, before)
+        placed = after.played - before.played
+        if over(after):
+            fin = finish_of(after) if after is not before else Finish("over")
+            return action, pts, None, fin, placed
+        return action, pts, self.position(after), None, placed
+
+    def enter(self, state: State) -> Child[LinePos]:
+        if over(state):
+            return None, self.zero, None, Finish("over"), 0
+        state = unbounded(state)
+        return self._root(state, None, state)
+
+    def after(self, state: State, seat: int, action: Action) -> Child[LinePos]:
+        state = unbounded(state)
+        return self._root(state, action, apply(state, seat, action))
+
+    # ------------------------------------------------------------ moves
+
+    def _drawable(self, stock: tuple[int, ...]) -> bool:
+        return not self.none and len(stock) > self.reserve
+
+    def _union(self, hands: tuple[int, ...]) -> int:
+        u = 0
+        for h in hands:
+            u |= h
+        return u
+
+    def _next(
+        self,
+        hands: tuple[int, ...],
+        seat: int,
+        stock: tuple[int, ...],
+        a: int,
+        da: bool,
+        b: int,
+        db: bool,
+        move: object,
+        pts: Points,
+        placed: int,
+    ) -> Child[LinePos]:
+        """The engine's ``_finish``: out, blocked, or the next seat's turn."""
+        if not hands[seat]:
+            bonus = hand_points(self.r, hands, seat)
+            fin = Finish("out", seat)
+            return move, _add(pts, bonus), None, fin, placed
+        if not self._drawable(stock) and not self._union(hands) & (
+            NUM_MASK[a] | NUM_MASK[b]
+        ):
+            return (
+                move,
+                _add(pts, hand_points(self.r, hands, -1)),
+                None,
+                BLOCKED,
+                placed,
+            )
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        return move, pts, (hands, nxt, stock, a, da, b, db), None, placed
+
+    def _play(
+        self,
+        pos: LinePos,
+        t: int,
+        a: int,
+        da: bool,
+        b: int,
+        db: bool,
+        made: int,
+    ) -> Child[LinePos]:
+        """``seat`` places ``t``, leaving the ends ``a``/``b``; ``made``: the
+        end-sum points, claimed at once."""
+        hands, seat, stock = pos[0], pos[1], pos[2]
+        new = list(hands)
+        new[seat] = hands[seat] & ~(1 << t)
+        pts = self.zero
+        if made:
+            p = list(pts)
+            p[self.side_of[seat]] = made
+            pts = tuple(p)
+        return self._next(tuple(new), seat, stock, a, da, b, db, t, pts, 1)
+
+    def _stuck(self, pos: LinePos) -> Child[LinePos]:
+        """The forced step of a seat with no play: draw(s) or pass."""
+        hands, seat, stock, a, da, b, db = pos
+        fit = NUM_MASK[a] | NUM_MASK[b]
+        if not self._drawable(stock):
+            return self._next(hands, seat, stock, a, da, b, db, "pass", self.zero, 0)
+        hand = hands[seat]
+        new = list(hands)
+        if self.one:
+            new[seat] = hand | 1 << stock[0]
+            return self._next(
+                tuple(new), seat, stock[1:], a, da, b, db, "draw", self.zero, 0
+            )
+        while not hand & fit and stock:
+            hand |= 1 << stock[0]
+            stock = stock[1:]
+        new[seat] = hand
+        nh = tuple(new)
+        if hand & fit:
+            return "draw", self.zero, (nh, seat, stock, a, da, b, db), None, 0
+        if not self._union(nh) & fit:
+            return "draw", hand_points(self.r, nh, -1), None, BLOCKED, 0
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        return "draw", self.zero, (nh, nxt, stock, a, da, b, db), None, 0
+
+    def _options(
+        self, pos: LinePos
+    ) -> list[tuple[int, int, int, int, bool, int, bool, int]]:
+        """Every play at ``pos`` as (guess, order, tile, end values and flags
+        it leaves, points made), without building the next positions."""
+        hands, seat, _, a, da, b, db = pos
+        hand = hands[seat]
+        sums = self.sums
+        out = []
+        if a < 0:
+            for t in _tiles(hand & self.opening if self.opening else hand):
+                lo, hi = TILE_LO[t], TILE_HI[t]
+                d = IS_DOUBLE[t]
+                made = sums[lo + hi] if sums else 0
+                out.append((self._guess(t, made, hand), t, t, lo, d, hi, d, made))
+            return out
+        for which in (0, 1):
+            if which == 0:
+                v, ov, od = a, b, db
+            else:
+                if b == a and db == da:
+                    break
+                v, ov, od = b, a, da
+            for t in _tiles(hand & NUM_MASK[v]):
+                lo = TILE_LO[t]
+                nv = TILE_HI[t] if lo == v else lo
+                nd = IS_DOUBLE[t]
+                made = 0
+                if sums:
+                    made = sums[(nv + nv if nd else nv) + (ov + ov if od else ov)]
+                guess = self._guess(t, made, hand)
+                out.append((guess, 2 * t + which, t, nv, nd, ov, od, made))
+        return out
+
+    def _stuck_at(self, pos: LinePos) -> bool:
+        hands, seat, _, a, _, b, _ = pos
+        return a >= 0 and not hands[seat] & (NUM_MASK[a] | NUM_MASK[b])
+
+    def children(self, pos: LinePos) -> list[Child[LinePos]]:
+        if self._stuck_at(pos):
+            return [self._stuck(pos)]
+        opts = self._options(pos)
+        opts.sort(key=lambda x: (-x[0], x[1]))
+        return [
+            self._play(pos, t, a, da, b, db, m) for _, _, t, a, da, b, db, m in opts
+        ]
+
+    def first(self, pos: LinePos) -> Child[LinePos]:
+        """``children(pos)[0]``, building no other move."""
+        if self._stuck_at(pos):
+            return self._stuck(pos)
+        _, _, t, a, da, b, db, m = min(self._options(pos), key=lambda x: (-x[0], x[1]))
+        return self._play(pos, t, a, da, b, db, m)
+
+    @staticmethod
+    def _guess(t: int, made: int, hand: int) -> int:
+        """The mover's liking for a play: going out, points, weight, doubles."""
+        v = PIPS[t] + (3 if IS_DOUBLE[t] else 0) + 2 * made
+        if hand == 1 << t:
+            v += OUT_BONUS
+        return v
+
+
+def _add(a: Points, b: Points) -> Points:
+    return tuple(map(add, a, b))
+
+
+__all__ = ["LineGame", "LinePos", "hand_points", "mask_pips"]

@@ -1,0 +1,303 @@
+"""Single-dummy review: a decision judged by what its seat knew then.
+
+For a decision with more than one option (a Muggins call is never one: see
+``solver``), the value of each option is its expected margin for the seat's
+side (points its side makes from the decision to the end of the hand, minus
+the mean of the other sides'; partners are judged as one side) over deals of
+the tiles the seat could not see:
+
+1. deals consistent with the seat's view at that moment are drawn by the hard
+   player's sampler (``games.bots.hard.deals``: the public history's limits,
+   the opening's clues) and, in the line layouts, weighed by the hard player's
+   inference (``games.bots.hard.inference``: how well each deal explains the
+   other seats' plays by a player who chooses like ``medium``);
+2. where plays were weighed, ``POOL_FACTOR`` times the deals wanted are drawn
+   and ``samples`` of them are resampled in proportion to their weights
+   (systematic resampling), so each solved deal counts once;
+3. each deal is solved double dummy (``solver.DoubleDummy``) for every option,
+   with ``max_nodes`` nodes per deal: exact to the end of the hand when that
+   suffices, else depth-limited with a heuristic horizon (``exact`` false,
+   ``depth`` the shallowest depth used);
+4. the best option is the one with the highest mean; the *loss* of the chosen
+   option is the best mean minus its own, with the standard error of that
+   paired difference over the deals; ``labels.label_for`` names it.
+
+Every option is valued on the same deals (common random numbers), and the
+random stream of a decision is seeded from the review's ``seed``, the hand and
+the decision's place in it: the same hand and seed give the same review.
+
+A decision in a hand that can decide the match (a side's score plus what some
+option is expected to bring it reaches the target) is valued but not labelled
+(``match_point``): the solver values hand points, not match wins.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from games.bots.hard import inference
+from games.bots.hard.deals import sample_deal
+from games.bots.knowledge import knowledge_of
+from games.engine import (
+    Action,
+    State,
+    current_seat,
+    determinize,
+    legal_actions,
+    view,
+)
+from games.engine.actions import MUGGINS
+from games.engine.options import rules_for
+from games.engine.tiles import tile_id
+from games.review.labels import label_for
+from games.review.solver import DoubleDummy, margin
+
+DEFAULT_SAMPLES = 16
+DEFAULT_MAX_NODES = 4_000  # per sampled deal (every option together)
+POOL_FACTOR = 8  # deals drawn and weighed per deal solved, where plays are read
+LIVE = ("play", "claim", "close")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionValue:
+    """One option of a decision: its mean margin for the seat's side and the
+    mean points of every side, over the sampled deals."""
+
+    action: Action
+    value: float
+    points: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """One decision judged single dummy.
+
+    ``options`` in ``legal_actions`` order; ``chosen`` and ``best`` index it.
+    ``loss`` (>= 0) is the best value minus the chosen one's, ``error`` its
+    standard error; ``label`` is ``labels.label_for``'s (``None`` at a match
+    point). ``samples``: deals drawn for the estimate, ``distinct``: the
+    different deals among them (resampling by weight repeats the likely ones);
+    ``effective``: the weighed pool's effective size (the deals drawn when
+    nothing was weighed). ``exact``: every
+    deal solved to the end of the hand; else ``depth`` is the shallowest
+    depth limit used (tiles placed)."""
+
+    seat: int
+    side: int
+    options: tuple[OptionValue, ...]
+    chosen: int
+    best: int
+    loss: float
+    error: float
+    label: str | None
+    samples: int
+    distinct: int
+    effective: float
+    exact: bool
+    depth: int | None
+    match_point: bool
+
+
+def options_of(state: State, seat: int) -> list[Action]:
+    """The options a review compares: the seat's legal actions but Muggins."""
+    return [a for a in legal_actions(state, seat) if a.type != MUGGINS]
+
+
+def reviewable(state: State, seat: int, action: Action) -> bool:
+    """Whether ``seat``'s ``action`` at ``state`` is a decision to review: the
+    seat to decide, in play, with more than one option, and not a Muggins
+    call."""
+    return (
+        state.phase in LIVE
+        and current_seat(state) == seat
+        and action.type != MUGGINS
+        and len(options_of(state, seat)) > 1
+    )
+
+
+def decision_rng(seed: int, state: State, seat: int) -> random.Random:
+    """The random stream of one decision: the review's seed, the hand, the
+    decision's place in the hand's log and the seat."""
+    return random.Random(f"review:{seed}:{state.hand_no}:{len(state.log)}:{seat}")
+
+
+def _masks(
+    hands: dict[int, list[tuple[int, int]]], seats: int, own: int, seat: int
+) -> list[int]:
+    out = [0] * seats
+    out[seat] = own
+    for s, tiles in hands.items():
+        for a, b in tiles:
+            out[s] |= 1 << tile_id(a, b)
+    return out
+
+
+def sample_states(
+    state: State, seat: int, samples: int, rng: random.Random
+) -> tuple[list[tuple[State, int]], float]:
+    """``samples`` full states consistent with ``seat``'s view of ``state``
+    (resampled by the inference weights where plays can be read), each with
+    the number of times it was drawn, and the effective size of the pool they
+    were drawn from."""
+    v = view(state, seat)
+    k = knowledge_of(v)
+    r = rules_for(state.options)
+    own = v["public_state"]["hands"][seat]
+    events = inference.play_events(v)
+    if not events:
+        deals = [sample_deal(k, rng) for _ in range(samples)]
+        return [(determinize(v, h, st), 1) for h, st in deals], float(samples)
+    cache = inference.TermCache()
+    pool = []
+    lws = []
+    for _ in range(samples * POOL_FACTOR):
+        hands, stock = sample_deal(k, rng)
+        masks = _masks(hands, r.seats, own, seat)
+        lws.append(inference.log_likelihood(events, masks, r.full, cache))
+        pool.append((hands, stock))
+    top = max(lws)
+    ws = [math.exp(x - top) for x in lws]
+    total = sum(ws)
+    effective = total * total / sum(w * w for w in ws)
+    # systematic resampling: one uniform offset, then ``samples`` equal steps
+    step = total / samples
+    u = rng.random() * step
+    counts: dict[int, int] = {}
+    acc = ws[0]
+    i = 0
+    for _ in range(samples):
+        while u > acc and i < len(ws) - 1:
+            i += 1
+            acc += ws[i]
+        counts[i] = counts.get(i, 0) + 1
+        u += step
+    return [(determinize(v, *pool[i]), c) for i, c in counts.items()], effective
+
+
+def review_decision(
+    state: State,
+    seat: int,
+    action: Action,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> DecisionReview | None:
+    """``seat``'s ``action`` at ``state`` judged single dummy (module
+    docstring); ``None`` when it is not a decision (``reviewable``)."""
+    if not reviewable(state, seat, action):
+        return None
+    r = rules_for(state.options)
+    side = r.side_of[seat]
+    spider = r.scoring == "spider"
+    acts = options_of(state, seat)
+    chosen = acts.index(action)
+    deals, effective = sample_states(
+        state, seat, samples, decision_rng(seed, state, seat)
+    )
+    rows: list[list[float]] = []
+    pts_sum = [[0.0] * r.n_sides for _ in acts]
+    exact = True
+    depth: int | None = None
+    for deal, count in deals:
+        vals = DoubleDummy(deal, max_nodes=max_nodes).option_values(deal, seat)
+        assert [a for a, _ in vals] == acts
+        row = []
+        for j, (_, sol) in enumerate(vals):
+            row.append(margin(sol.points, side, spider))
+            for i, p in enumerate(sol.points):
+                pts_sum[j][i] += count * p
+            if not sol.exact:
+                exact = False
+                if sol.depth is not None:
+                    depth = sol.depth if depth is None else min(depth, sol.depth)
+        rows.extend([row] * count)
+    n = len(rows)
+    means = [sum(row[j] for row in rows) / n for j in range(len(acts))]
+    best = max(range(len(acts)), key=lambda j: (means[j], j == chosen, -j))
+    loss = max(0.0, means[best] - means[chosen])
+    error = _paired_error([row[best] - row[chosen] for row in rows])
+    options = tuple(
+        OptionValue(a, means[j], tuple(x / n for x in pts_sum[j]))
+        for j, a in enumerate(acts)
+    )
+    point = match_point(state, options)
+    return DecisionReview(
+        seat=seat,
+        side=side,
+        options=options,
+        chosen=chosen,
+        best=best,
+        loss=loss,
+        error=error,
+        label=None if point else label_for(state.options.variant, loss, error),
+        samples=n,
+        distinct=len(deals),
+        effective=effective,
+        exact=exact,
+        depth=depth,
+        match_point=point,
+    )
+
+
+def _paired_error(diffs: list[float]) -> float:
+    """The standard error of the mean of ``diffs``."""
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return math.sqrt(var / n)
+
+
+def match_point(state: State, options: Iterable[OptionValue]) -> bool:
+    """Whether some option is expected to bring a side to the match target in
+    this hand (Spider: a side's penalties to it)."""
+    target = state.options.target
+    for o in options:
+        for score, pts in zip(state.scores, o.points, strict=True):
+            if score + pts >= target:
+                return True
+    return False
+
+
+def review_hand(
+    steps: Iterable[tuple[State, int, Action]],
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    seats: Iterable[int] | None = None,
+) -> list[tuple[int, DecisionReview]]:
+    """Every reviewable decision of a hand's ``steps`` (each the state before
+    an action, the seat and the action, as a replay of the hand's log gives
+    them), as (step index, review); ``seats`` limits it to those seats."""
+    only = None if seats is None else set(seats)
+    out = []
+    for i, (state, seat, action) in enumerate(steps):
+        if only is not None and seat not in only:
+            continue
+        rev = review_decision(
+            state, seat, action, seed=seed, samples=samples, max_nodes=max_nodes
+        )
+        if rev is not None:
+            out.append((i, rev))
+    return out
+
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_SAMPLES",
+    "DecisionReview",
+    "OptionValue",
+    "decision_rng",
+    "match_point",
+    "options_of",
+    "review_decision",
+    "review_hand",
+    "reviewable",
+    "sample_states",
+]

@@ -1,0 +1,489 @@
+"""The double-dummy solver: a hand's result with perfect play, every tile face up.
+
+Once every hand and the stock's order are known, the rest of a hand is a game
+of perfect information (a draw takes the next tile of a known stock). This
+module finds its value from any position of any variant, for every side: the
+points each side makes from the position to the end of the hand along a line
+of perfect play, and how that line ends (out, blocked, or the match target
+reached mid-hand).
+
+What "perfect" means (docs/review.md tells why):
+
+* every seat plays for its *side's margin*: the points its side makes minus the
+  mean of what the other sides make (``margin``; in Spider the points are
+  penalties, so the sign is reversed). With two sides (two seats, or four in
+  partnerships) that is a zero-sum game, solved by alpha-beta. With three to
+  five sides each seat maximises its own side's margin (max^n): one value per
+  position, the same from every seat's chair. Among moves of equal margin for
+  the mover, the one leaving the best of the others the least is chosen, then
+  a fixed order of the point vectors (``_preference``), so the value never
+  depends on move ordering;
+* a scoring play is always claimed (claiming dominates declining: the same
+  position follows, with the points to one's own side instead of Muggins to an
+  opponent's); a Muggins window already open where the search starts is called
+  at once by the scorer's first opponent in turn order.
+
+The search: alpha-beta (two sides) or max^n (more) over a ``Game`` (the
+engine's states, ``state_game``, or a compact line, ``line_game``, chosen by
+``game_for``) with a transposition table, move ordering (the table's best move
+first, then the game's own guess) and iterative deepening on the number of
+tiles placed. A position is solved exactly when the node allowance lets the
+depth cover every tile still to be placed; otherwise the deepest completed
+depth is kept and the positions at its horizon are valued by a greedy playout
+to the hand's end: a *heuristic* value, labelled so (``Solution.exact``
+false). The allowance is counted in nodes, not time, so a result is the same on
+every machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from operator import add
+from typing import Any, Generic, TypeVar
+
+from games.engine import Action, State, current_seat, legal_actions
+from games.engine.actions import MUGGINS
+from games.engine.options import rules_for
+from games.engine.variants import LINE
+from games.review.line_game import LineGame
+from games.review.model import Child, DealGame, Finish, Game, Points
+from games.review.state_game import StateGame
+
+DEFAULT_MAX_NODES = 200_000
+START_DEPTH = 4  # the first depth of iterative deepening (tiles placed)
+DEPTH_STEP = 2
+EXACT = 1 << 30  # the depth tag of a table entry searched to the hand's end
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+P = TypeVar("P")
+
+
+class OutOfNodes(Exception):
+    """The search used up its node allowance."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The value of one position (or one option at a decision).
+
+    ``points``: what each side makes from the position (the option included)
+    to the end of the hand along a line of perfect play, in the engine's score
+    units (Spider: penalty points). With two sides several lines may share the
+    perfect margin; ``points`` is the one found first (in block scoring only
+    one side scores, so there it is unique). ``finish``: how that line ends.
+    ``exact``: false when a depth limit was hit and the leaves at its horizon
+    were valued by a greedy playout (a heuristic, not perfect play);
+    ``depth``: that limit in tiles placed, ``None`` when exact. ``nodes``: the
+    search's work for the whole call.
+    """
+
+    points: Points
+    finish: Finish
+    exact: bool
+    depth: int | None
+    nodes: int
+
+
+def gains(points: Points, penalties: bool) -> Points:
+    """Points as gains: Spider's penalties count against the side charged."""
+    return tuple(-p for p in points) if penalties else points
+
+
+def margin(points: Points, side: int, penalties: bool = False) -> float:
+    """``side``'s margin: its gain minus the mean gain of the other sides."""
+    g = gains(points, penalties)
+    n = len(g)
+    if n < 2:
+        return float(g[side])
+    return g[side] - (sum(g) - g[side]) / (n - 1)
+
+
+def _scaled_margins(points: Points, sign: int) -> list[int]:
+    """Every side's margin times (sides - 1), in whole numbers: n·g − Σg."""
+    g = [sign * p for p in points]
+    total = sum(g)
+    n = len(g)
+    return [n * x - total for x in g]
+
+
+def _preference(
+    side: int, points: Points, finish: Finish, sign: int
+) -> tuple[int, int, tuple[int, ...], str, int]:
+    """max^n's order of lines for the mover's ``side``: its margin first, then
+    the least for the best-placed other side, then a fixed order (so that the
+    choice among equal lines never depends on the order they were found)."""
+    m = _scaled_margins(points, sign)
+    others = max(x for i, x in enumerate(m) if i != side)
+    seat = -1 if finish.seat is None else finish.seat
+    return (m[side], -others, tuple(-p for p in points), finish.reason, -seat)
+
+
+def preferred(side: int, sols: Sequence[Solution], penalties: bool = False) -> int:
+    """The index of the solution the mover's ``side`` prefers: the highest
+    margin, ties broken as max^n breaks them (``_preference``)."""
+    sign = -1 if penalties else 1
+    return max(
+        range(len(sols)),
+        key=lambda j: _preference(side, sols[j].points, sols[j].finish, sign),
+    )
+
+
+def _add(a: Points, b: Points) -> Points:
+    return tuple(map(add, a, b))
+
+
+Line = tuple[Points, Finish]
+
+
+@dataclass(slots=True)
+class _Entry:
+    flag: int
+    score: int  # side 0's margin (two sides); unused by max^n
+    line: Line
+    depth: int  # EXACT, or the depth limit it was searched with
+    horizon: bool  # a heuristic leaf was met below it
+    best: int  # index of the best child (move ordering)
+
+
+def _settles(hit: _Entry, tag: int, alpha: int, beta: int) -> bool:
+    """Whether a table entry gives the value of a node searched at depth tag
+    ``tag`` in the window (``alpha``, ``beta``)."""
+    if hit.depth != tag and hit.depth != EXACT:
+        return False
+    f, v = hit.flag, hit.score
+    return f == _EXACT or (f == _LOWER and v >= beta) or (f == _UPPER and v <= alpha)
+
+
+class Search(Generic[P]):
+    """One deal's search: the game, its transposition table and node count.
+
+    ``table``, ``prune`` and ``order`` switch the transposition table,
+    alpha-beta's cut-offs and move ordering off (``order`` false: the game's
+    own order reversed, the table's best move not tried first): for the tests,
+    since none of them may change a value. ``max_nodes`` bounds the work of
+    each ``values`` call.
+    """
+
+    def __init__(
+        self,
+        game: Game[P],
+        *,
+        penalties: bool = False,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        table: bool = True,
+        prune: bool = True,
+        order: bool = True,
+    ) -> None:
+        self.game = game
+        self.sign = -1 if penalties else 1
+        self.two = game.n_sides == 2
+        self.max_nodes = max_nodes
+        self.use_table = table
+        self.prune = prune
+        self.order = order
+        self.tt: dict[Hashable, _Entry] = {}
+        self.leaves: dict[Hashable, Line] = {}  # playouts' lines by position
+        self.nodes = 0
+        self.cap = 0
+        self.horizon = False
+        self.zero: Points = (0,) * game.n_sides
+
+    # ------------------------------------------------------------ entry
+
+    def values(
+        self, roots: Sequence[Child[P]], max_depth: int | None = None
+    ) -> list[Solution]:
+        """The value of each root move (its own points included), all at the
+        same depth: iterative deepening until every one is exact, the node
+        allowance is used up (the last completed depth is kept; if none
+        completed, a greedy playout from each root: depth 0) or ``max_depth``
+        is reached."""
+        start_nodes = self.nodes
+        self.cap = self.nodes + self.max_nodes
+        need = max(
+            (self.game.plays_left(c[2]) for c in roots if c[2] is not None), default=0
+        )
+        limit = need if max_depth is None else min(need, max_depth)
+        depth = min(limit, START_DEPTH)
+        best: list[Line] | None = None
+        best_depth = 0
+        exact = False
+        while True:
+            self.horizon = False
+            try:
+                lines = [self._root(c, depth) for c in roots]
+            except OutOfNodes:
+                break
+            best, best_depth, exact = lines, depth, not self.horizon
+            if exact or depth >= limit:
+                break
+            depth = min(limit, depth + DEPTH_STEP)
+        if best is None:
+            self.cap = 1 << 62  # a last resort: greedy playouts, short and bounded
+            self.horizon = False
+            best = [self._root(c, 0) for c in roots]
+            exact = not self.horizon
+        used = self.nodes - start_nodes
+        return [
+            Solution(pts, fin, exact, None if exact else best_depth, used)
+            for pts, fin in best
+        ]
+
+    def _root(self, c: Child[P], depth: int) -> Line:
+        _, pts, pos, fin, _ = c
+        if pos is None:
+            assert fin is not None
+            return pts, fin
+        if self.two:
+            _, sub = self._ab(pos, depth, -(1 << 60), 1 << 60)
+        else:
+            sub = self._maxn(pos, depth)
+        return _add(pts, sub[0]), sub[1]
+
+    # ------------------------------------------------------------ helpers
+
+    def _score(self, pts: Points) -> int:
+        """Side 0's margin of a two-side point vector (gains)."""
+        return self.sign * (pts[0] - pts[1])
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.cap:
+            raise OutOfNodes
+
+    def playout(self, pos: P) -> Line:
+        """The heuristic leaf: every seat plays the game's greedy move
+        (``Game.first``) to the end of the hand (remembered per position)."""
+        self.horizon = True
+        game = self.game
+        key = game.key(pos) if self.use_table else None
+        if key is not None:
+            hit = self.leaves.get(key)
+            if hit is not None:
+                return hit
+        total = self.zero
+        at = pos
+        while True:
+            self._count()
+            _, pts, nxt, fin, _ = game.first(at)
+            total = _add(total, pts)
+            if nxt is None:
+                assert fin is not None
+                break
+            at = nxt
+        line = (total, fin)
+        if key is not None:
+            self.leaves[key] = line
+        return line
+
+    def _kids(self, pos: P, best: int) -> list[tuple[int, Child[P]]]:
+        pairs = list(enumerate(self.game.children(pos)))
+        if not self.order:
+            pairs.reverse()
+        elif 0 < best < len(pairs):
+            pairs.insert(0, pairs.pop(best))
+        return pairs
+
+    def _probe(self, pos: P, depth: int) -> tuple[int, Hashable, _Entry | None]:
+        """The depth tag of ``pos`` at ``depth`` (``EXACT`` when the depth
+        covers every tile left), its key and a usable table entry."""
+        game = self.game
+        tag = EXACT if depth >= game.plays_left(pos) else depth
+        if not self.use_table:
+            return tag, None, None
+        key = game.key(pos)
+        hit = self.tt.get(key)
+        return tag, key, hit
+
+    # ------------------------------------------------------------ two sides
+
+    def _ab(self, pos: P, depth: int, alpha: int, beta: int) -> tuple[int, Line]:
+        """Fail-soft alpha-beta on side 0's margin: (margin, line)."""
+        self._count()
+        tag, key, hit = self._probe(pos, depth)
+        if tag != EXACT and depth <= 0:
+            line = self.playout(pos)
+            return self._score(line[0]), line
+        best_i = 0
+        if hit is not None:
+            best_i = hit.best
+            if _settles(hit, tag, alpha, beta):
+                self.horizon |= hit.horizon
+                return hit.score, hit.line
+        outer = self.horizon
+        self.horizon = False
+        a0, b0 = alpha, beta
+        maxing = self.game.mover_side(pos) == 0
+        best_v = -(1 << 62) if maxing else 1 << 62
+        best_line: Line | None = None
+        chosen = 0
+        for i, (_, pts, nxt, fin, placed) in self._kids(pos, best_i):
+            c = self._score(pts)
+            if nxt is None:
+                assert fin is not None
+                v, line = c, (pts, fin)
+            else:
+                sv, sub = self._ab(nxt, depth - placed, alpha - c, beta - c)
+                v, line = c + sv, (_add(pts, sub[0]), sub[1])
+            if maxing:
+                if v > best_v:
+                    best_v, best_line, chosen = v, line, i
+                    alpha = max(alpha, v)
+            elif v < best_v:
+                best_v, best_line, chosen = v, line, i
+                beta = min(beta, v)
+            if self.prune and alpha >= beta:
+                break
+        assert best_line is not None
+        below = self.horizon
+        self.horizon = outer or below
+        if key is not None:
+            if not self.prune or a0 < best_v < b0:
+                flag = _EXACT
+            else:
+                flag = _LOWER if best_v >= b0 else _UPPER
+            self.tt[key] = _Entry(flag, best_v, best_line, tag, below, chosen)
+        return best_v, best_line
+
+    # ------------------------------------------------------------ more sides
+
+    def _maxn(self, pos: P, depth: int) -> Line:
+        """max^n: the mover's preferred line (``_preference``)."""
+        self._count()
+        tag, key, hit = self._probe(pos, depth)
+        if tag != EXACT and depth <= 0:
+            return self.playout(pos)
+        best_i = 0
+        if hit is not None:
+            best_i = hit.best
+            if hit.depth == tag or hit.depth == EXACT:
+                self.horizon |= hit.horizon
+                return hit.line
+        outer = self.horizon
+        self.horizon = False
+        side = self.game.mover_side(pos)
+        n, sign = self.game.n_sides, self.sign
+        best_line: Line | None = None
+        best_m = 0
+        chosen = 0
+        for i, (_, pts, nxt, fin, placed) in self._kids(pos, best_i):
+            if nxt is None:
+                assert fin is not None
+                line: Line = (pts, fin)
+            else:
+                sub = self._maxn(nxt, depth - placed)
+                line = (_add(pts, sub[0]), sub[1])
+            p = line[0]
+            m = sign * (n * p[side] - sum(p))
+            if (
+                best_line is None
+                or m > best_m
+                or (
+                    m == best_m
+                    and _preference(side, p, line[1], sign)
+                    > _preference(side, best_line[0], best_line[1], sign)
+                )
+            ):
+                best_m, best_line, chosen = m, line, i
+        assert best_line is not None
+        below = self.horizon
+        self.horizon = outer or below
+        if key is not None:
+            self.tt[key] = _Entry(_EXACT, 0, best_line, tag, below, chosen)
+        return best_line
+
+
+# ---------------------------------------------------------------- the API
+
+
+def game_for(state: State, *, compact: bool = True) -> DealGame[Any]:
+    """The game the search plays for ``state``'s deal: ``LineGame`` for the
+    line layouts (``compact``), else the engine's states."""
+    if compact and rules_for(state.options).layout == LINE:
+        return LineGame(state)
+    return StateGame(state)
+
+
+class DoubleDummy:
+    """The double-dummy values of one deal (every tile of ``state`` known).
+
+    ``solve(s)`` values a position ``s`` of this deal; ``option_values(s)``
+    values each legal option of a decision (all at the same depth). One
+    transposition table serves every call, so the options of a decision and
+    the positions of one hand share their work; each call may use
+    ``max_nodes`` nodes; ``max_depth`` caps the depth (tiles placed) even
+    with nodes left. ``table``, ``prune``, ``order`` and ``compact`` (the bit
+    mask game where there is one) are for the tests.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        max_depth: int | None = None,
+        table: bool = True,
+        prune: bool = True,
+        order: bool = True,
+        compact: bool = True,
+    ) -> None:
+        self.rules = rules_for(state.options)
+        self.game = game_for(state, compact=compact)
+        self.max_depth = max_depth
+        self.search: Search[Any] = Search(
+            self.game,
+            penalties=self.rules.scoring == "spider",
+            max_nodes=max_nodes,
+            table=table,
+            prune=prune,
+            order=order,
+        )
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched so far, every call together."""
+        return self.search.nodes
+
+    def solve(self, state: State) -> Solution:
+        """The value of ``state`` (a position of this deal)."""
+        return self.search.values([self.game.enter(state)], self.max_depth)[0]
+
+    def option_values(
+        self, state: State, seat: int | None = None
+    ) -> list[tuple[Action, Solution]]:
+        """Each legal option of ``seat`` (default: the seat to decide) at
+        ``state``, valued with its own points included. A Muggins call is not
+        an option here (``solve`` values an open window as called at once)."""
+        if seat is None:
+            seat = current_seat(state)
+            if seat is None:
+                return []
+        acts = [a for a in legal_actions(state, seat) if a.type != MUGGINS]
+        roots = [self.game.after(state, seat, a) for a in acts]
+        sols = self.search.values(roots, self.max_depth)
+        return list(zip(acts, sols, strict=True))
+
+
+def solve(
+    state: State, *, max_nodes: int = DEFAULT_MAX_NODES, max_depth: int | None = None
+) -> Solution:
+    """The double-dummy value of ``state`` (see the module docstring)."""
+    return DoubleDummy(state, max_nodes=max_nodes, max_depth=max_depth).solve(state)
+
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "DoubleDummy",
+    "Finish",
+    "OutOfNodes",
+    "Points",
+    "Search",
+    "Solution",
+    "game_for",
+    "gains",
+    "margin",
+    "preferred",
+    "solve",
+]
