@@ -5,6 +5,7 @@ redirect and a message (the player's words for a refusal)."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -129,11 +130,8 @@ def friend_remove(request: SignedInRequest) -> HttpResponse:
 def friend_invite(request: SignedInRequest) -> HttpResponse:
     """A new room of two with the friend invited: one click from the list."""
     name = request.POST.get("username", "")
-    friend = next(
-        (r.user for r in friends_of(user=request.user) if r.user.username == name),
-        None,
-    )
-    if friend is None:
+    friend = get_user_model().objects.filter(username=name, is_active=True).first()
+    if friend is None or not services.are_friends(request.user.pk, friend.pk):
         messages.error(request, _("You can invite only your friends from here."))
         return redirect("friends")
     try:
