@@ -91,6 +91,9 @@ def test_too_many_pages_stops_the_attempts_and_shows_the_servers_message(new_pag
         )
         ws.close(code=4429, reason="too many")
 
+    # Leave the signed-up page first: its own presence socket, reconnecting once the
+    # route is in place, would be refused too and counted as a second attempt.
+    page.goto("about:blank")
     page.route_web_socket(re.compile(r"/ws/presence/$"), refuse)
     page.goto("/")
     status = page.locator(STATUS)
