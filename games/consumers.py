@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.utils.translation import gettext
 
 from games.errors import TableError
@@ -25,6 +26,12 @@ from games.services import (
     table_leave,
     table_seed,
 )
+from games.spectators import (
+    spectator_join,
+    spectator_leave,
+    spectator_renew,
+    spectators_count,
+)
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
 from realtime.frames import FrameError, frame_parse, frame_warn
@@ -32,6 +39,9 @@ from realtime.ratelimit import TokenBucket
 
 ACTIONS_PER_SECOND = 10
 ACTION_BURST = 20
+# The most seats a table has (engine options): whom a change of the count of
+# spectators is told to.
+MAX_SEATS = 5
 
 
 class TableConsumer(SocketConsumer):
@@ -68,7 +78,21 @@ class TableConsumer(SocketConsumer):
                 connected=True,
                 socket=self.channel_name,
             )
+            await self._send_state()
+            count = await sync_to_async(spectators_count, thread_sensitive=False)(
+                self.table_id
+            )
+            if count:
+                await self.send_json({"type": "watching", "count": count})
+            return
         await self._send_state()
+        changed, count = await sync_to_async(spectator_join, thread_sensitive=False)(
+            table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
+        )
+        if changed:
+            await self._watching_tell(count)
+        else:
+            await self.send_json({"type": "watching", "count": count})
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
@@ -83,10 +107,38 @@ class TableConsumer(SocketConsumer):
                     connected=False,
                     socket=self.channel_name,
                 )
+            else:
+                changed, count = await sync_to_async(
+                    spectator_leave, thread_sensitive=False
+                )(
+                    table_id=self.table_id,
+                    user_id=self.user.pk,
+                    socket=self.channel_name,
+                )
+                if changed:
+                    await self._watching_tell(count)
+
+    async def _watching_tell(self, count: int) -> None:
+        """Tell the players and the spectators how many people watch now."""
+        message = {"type": "table.watching", "count": count}
+        for position in range(MAX_SEATS):
+            await self.channel_layer.group_send(
+                seat_group(self.table_id, position), message
+            )
+        await self.channel_layer.group_send(watch_group(self.table_id), message)
+
+    async def table_watching(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "watching", "count": event["count"]})
 
     async def renew(self) -> None:
-        if getattr(self, "position", None) is not None:
+        if not hasattr(self, "group"):
+            return
+        if self.position is not None:
             await seat_socket_renew(
+                table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
+            )
+        else:
+            await sync_to_async(spectator_renew, thread_sensitive=False)(
                 table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
             )
 

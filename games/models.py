@@ -49,6 +49,9 @@ class Table(models.Model):
     # secret top of each hash chain, their public commitments and the client seeds.
     # Empty for the tables dealt before fair deals, which keep dealing from ``seed``.
     fair = models.JSONField(null=True, blank=True)
+    # The engine state spectators are shown, behind the game (``games.spectators``);
+    # empty until the first move, when they see the deal as it stands.
+    watch_state = models.JSONField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
     clock_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="seconds per decision; empty = no clock"

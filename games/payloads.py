@@ -88,14 +88,40 @@ def state_frame(
     }
 
 
+def spectator_frame(
+    *,
+    table: Table,
+    seats: Sequence[Seat],
+    state: engine.State | None,
+    events: Sequence[dict[str, Any]] = (),
+    public: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The ``state`` frame spectators receive: ``state`` is what they are shown,
+    behind the game (``games.spectators``), and the turn clock is withheld (it would
+    say whose turn it is now)."""
+    table_part, seats_part = public or (table_public(table), seats_public(seats))
+    return state_frame(
+        table=table,
+        seats=seats,
+        state=state,
+        position=None,
+        events=events,
+        public=({**table_part, "timer": None}, seats_part),
+    )
+
+
 def table_frames(
     *,
     table: Table,
     seats: Sequence[Seat],
     state: engine.State | None,
     events: Sequence[dict[str, Any]] = (),
+    spectated: tuple[engine.State | None, Sequence[dict[str, Any]]] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One ``state`` frame per seat group and one for spectators, for the outbox."""
+    """One ``state`` frame per seat group and one for spectators, for the outbox.
+
+    ``spectated`` is the state spectators are shown with its events (the same as
+    the players' when None)."""
     public = (table_public(table), seats_public(seats))
     out = [
         (
@@ -112,13 +138,9 @@ def table_frames(
         for seat in seats
         if not seat.is_bot  # nobody is ever in a computer player's seat group
     ]
-    spectators = state_frame(
-        table=table,
-        seats=seats,
-        state=state,
-        position=None,
-        events=events,
-        public=public,
+    shown, shown_events = spectated if spectated is not None else (state, events)
+    spectators = spectator_frame(
+        table=table, seats=seats, state=shown, events=shown_events, public=public
     )
     out.append((watch_group(table.pk), spectators))
     return out

@@ -10,7 +10,8 @@ from django.utils.translation import gettext
 from games import engine
 from games.errors import TableError
 from games.models import Seat, Table
-from games.payloads import state_frame
+from games.payloads import spectator_frame, state_frame
+from games.spectators import watch_state_of
 from games.watchers import table_may_see
 
 
@@ -32,5 +33,7 @@ def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
     """The full current ``state`` frame for one seat or a spectator (reconnects)."""
     table = Table.objects.get(pk=table_id)
     seats = list(table.seats.select_related("user"))
+    if position is None:
+        return spectator_frame(table=table, seats=seats, state=watch_state_of(table))
     state = engine.from_json(table.state) if table.state else None
     return state_frame(table=table, seats=seats, state=state, position=position)

@@ -18,6 +18,7 @@ from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_update
+from games.spectators import watch_state_next, watch_state_of
 from games.ticks import TickJob, tick_job
 from games.timers import NextTimer, timer_next
 from realtime import outbox
@@ -72,7 +73,15 @@ def transition(
     state = fair_chain_ahead(table, state)
     if table.fair is not fair_before:
         fields = [*fields, "fair"]
+    before = table.state
     table.state = engine.to_json(state)
+    watched = watch_state_next(table, before, table.state)
+    spectated = None
+    if watched is not table.watch_state:
+        table.watch_state = watched
+        fields = [*fields, "watch_state"]
+        shown = state if watched is table.state else engine.from_json(watched)
+        spectated = (shown, list(shown.events))
     events = list(state.events)
     event_append(
         table=table,
@@ -88,7 +97,7 @@ def transition(
         update += ["status", "finished_at"]
     timer_set(table, timer_next(table=table, seats=seats, state=state))
     table_update(table, update)
-    frames_post(table, seats, state, events)
+    frames_post(table, seats, state, events, spectated=spectated)
 
 
 def change(
@@ -126,9 +135,19 @@ def frames_post(
     seats: list[Seat],
     state: engine.State | None,
     events: list[dict[str, Any]],
+    *,
+    spectated: tuple[engine.State | None, list[dict[str, Any]]] | None = None,
 ) -> None:
-    """Hand the outbox this ``seq``'s frames and the timed job that follows them."""
-    frames = table_frames(table=table, seats=seats, state=state, events=events)
+    """Hand the outbox this ``seq``'s frames and the timed job that follows them.
+
+    ``spectated``: what spectators are shown, with its events, when it changed at
+    this ``seq``; otherwise the state they were already shown, without events (or
+    the players' state before the first move, ``games.spectators``)."""
+    if spectated is None and table.watch_state is not None:
+        spectated = (watch_state_of(table), [])
+    frames = table_frames(
+        table=table, seats=seats, state=state, events=events, spectated=spectated
+    )
     outbox.post(seq=table.seq, frames=frames, job=job_of(table))
 
 

@@ -34,6 +34,8 @@ async def spectator(make_user):
     )
     assert (await comm.connect(timeout=10))[0]
     first = await comm.receive_json_from(timeout=10)
+    # Then how many people watch (unnumbered): this one.
+    assert await comm.receive_json_from(timeout=10) == {"type": "watching", "count": 1}
     return table, comm, first["seq"]
 
 

@@ -1,6 +1,6 @@
 // Entry point of the table page.
 import { TableSocket } from "./socket.js";
-import { gettext } from "../i18n.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { useStatusElement } from "../socket.js";
 import { TableUI } from "./ui.js";
 import { FairPanel, dealOf, verifyAll, verifyHand } from "./fair.js";
@@ -22,7 +22,16 @@ socket = new TableSocket(config.ws, {
   },
   onError: (frame) => ui.error(frame),
   onStatus: (status) => ui.setConnection(status),
+  onWatching: (count) => showWatching(count),
 });
+/** "3 watching" under the seats: how many people watch this table now. */
+function showWatching(count) {
+  const line = document.getElementById("watching");
+  if (!line) return;
+  line.hidden = count < 1;
+  line.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", count), { count });
+}
+
 // The page's sockets (this one, presence) say how they are doing above the seats.
 useStatusElement(document.getElementById("conn"));
 ui.setConnection("connecting");

@@ -89,6 +89,8 @@ export class TableSocket {
     } else if (frame.type === "error") {
       if (frame.code === "stale_seq") this.send({ type: "sync" });
       this.handlers.onError(frame);
+    } else if (frame.type === "watching") {
+      this.handlers.onWatching?.(frame.count);
     }
   }
 
