@@ -63,9 +63,7 @@ def test_a_spectator_watches_one_move_behind_and_the_player_sees_the_count(new_p
             break
         # Her move is the first number after the one she saw (the computer's
         # answer may follow at once).
-        ana.wait_for_function(
-            f"() => window.dominoTable.ui.frame.seq > {last['seq']}"
-        )
+        ana.wait_for_function(f"() => window.dominoTable.ui.frame.seq > {last['seq']}")
         mine = next(f for f in ana_frames if f["seq"] == last["seq"] + 1)
         if len(played(mine["view"])) == len(before):
             continue  # a draw or a pass: nothing new on the layout
