@@ -1,7 +1,7 @@
 """Two people become friends in Chromium: one asks by name, the other (whose browser
 speaks Spanish) answers from the toast, each sees the other come online on the
 friends page, one click opens a room with the friend invited, and there each says
-"Well played" and reads it in their own language."""
+"Well played" and reads it in their own language; a third watches their table."""
 
 from __future__ import annotations
 
@@ -60,3 +60,15 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     ben.locator("#chat input").press("Enter")
     expect(ana.locator("#chat .chat-log")).to_contain_text("gracias, igualmente")
     screenshot(ben, "room-chat-es")
+
+    # A third person watches their table, labelled, and the friends see the count.
+    ana.locator("#spectators-toggle").click()
+    ana.get_by_role("button", name="Start now").click()
+    ana.wait_for_url(re.compile(r"/tables/\d+/$"))
+    ben.wait_for_url(re.compile(r"/tables/\d+/$"))
+    carl = new_page(locale="it-IT")
+    signup(carl, "carl")
+    carl.goto(ana.url)
+    expect(carl.locator("#watching-label")).to_contain_text("Stai guardando.")
+    expect(ana.locator("#watching")).to_have_text("1 watching")
+    expect(ben.locator("#watching")).to_have_text("1 mirando")
