@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "leagues",
     "friends",
     "chat",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

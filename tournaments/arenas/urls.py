@@ -1,0 +1,5 @@
+"""URL routes of the arenas."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
