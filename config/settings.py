@@ -233,6 +233,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The ledger, every finish and every stake pot (ops/audit.py).
     "ops-audit": {"task": "ops.audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
+    # Turn clocks run out here, within a second of their deadline (games/sweep.py);
+    # a sweep not started within the second is dropped, the next one does its work.
+    "games-clock-sweep": {
+        "task": "games.clock_sweep",
+        "schedule": 1.0,
+        "options": {"expires": 1.0},
+    },
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
     "matchmaking-waves": {

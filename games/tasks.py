@@ -7,7 +7,7 @@ from celery import shared_task
 from games.expiry import practice_tables_expire
 from games.finish import finish_steps_sweep
 from games.services import table_tick
-from games.sweep import tables_overdue_tick
+from games.sweep import clocks_due_tick, tables_overdue_tick
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +24,12 @@ def sweep_overdue_task() -> None:
     done = tables_overdue_tick()
     if done:
         logger.warning("sweep ran %d overdue table jobs", done)
+
+
+@shared_task(name="games.clock_sweep", ignore_result=True)
+def clock_sweep_task() -> None:
+    """Run out the turn clocks past their deadline (they have no task of their own)."""
+    clocks_due_tick()
 
 
 @shared_task(name="games.finish_sweep", ignore_result=True)

@@ -152,8 +152,9 @@ def frames_post(
 
 
 def job_of(table: Table) -> TickJob | None:
-    """The Celery task for the job recorded on the row, if any."""
-    if not table.timer or table.deadline is None:
+    """The Celery task for the job recorded on the row, if any: none for a turn
+    clock, which the clock sweep runs out (``games.sweep.clocks_due_tick``)."""
+    if not table.timer or table.deadline is None or table.timer == Table.Timer.CLOCK:
         return None
     return tick_job(table.pk, table.seq, table.deadline)
 

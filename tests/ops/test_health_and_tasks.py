@@ -127,6 +127,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     assert set(app.conf.beat_schedule) == {
         "ops-audit",
         "games-sweep-overdue",
+        "games-clock-sweep",
         "games-finish-sweep",
         "games-practice-expire",
         "ops-heartbeat",
