@@ -52,6 +52,10 @@ class Table(models.Model):
     # The engine state spectators are shown, behind the game (``games.spectators``);
     # empty until the first move, when they see the deal as it stands.
     watch_state = models.JSONField(null=True, blank=True)
+    # Until when someone may be watching: each spectator socket pushes it on when it
+    # connects and at each renewal; a table nobody watches publishes no spectator
+    # frame (``games.spectators``).
+    watched_until = models.DateTimeField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
     clock_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="seconds per decision; empty = no clock"

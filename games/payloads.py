@@ -117,8 +117,10 @@ def table_frames(
     state: engine.State | None,
     events: Sequence[dict[str, Any]] = (),
     spectated: tuple[engine.State | None, Sequence[dict[str, Any]]] | None = None,
+    watchers: bool = True,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One ``state`` frame per seat group and one for spectators, for the outbox.
+    """One ``state`` frame per seat group and, if someone may be watching
+    (``watchers``), one for spectators, for the outbox.
 
     ``spectated`` is the state spectators are shown with its events (the same as
     the players' when None)."""
@@ -138,6 +140,8 @@ def table_frames(
         for seat in seats
         if not seat.is_bot  # nobody is ever in a computer player's seat group
     ]
+    if not watchers:
+        return out
     shown, shown_events = spectated if spectated is not None else (state, events)
     spectators = spectator_frame(
         table=table, seats=seats, state=shown, events=shown_events, public=public

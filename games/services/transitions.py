@@ -18,7 +18,7 @@ from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
 from games.rows import event_append, table_locked, table_update
-from games.spectators import watch_state_next, watch_state_of
+from games.spectators import watch_state_next, watch_state_of, watched
 from games.ticks import TickJob, tick_job
 from games.timers import NextTimer, timer_next
 from realtime import outbox
@@ -75,13 +75,14 @@ def transition(
         fields = [*fields, "fair"]
     before = table.state
     table.state = engine.to_json(state)
-    watched = watch_state_next(table, before, table.state)
+    shown_next = watch_state_next(table, before, table.state)
     spectated = None
-    if watched is not table.watch_state:
-        table.watch_state = watched
+    if shown_next is not table.watch_state:
+        table.watch_state = shown_next
         fields = [*fields, "watch_state"]
-        shown = state if watched is table.state else engine.from_json(watched)
-        spectated = (shown, list(shown.events))
+        if watched(table):
+            shown = state if shown_next is table.state else engine.from_json(shown_next)
+            spectated = (shown, list(shown.events))
     events = list(state.events)
     event_append(
         table=table,
@@ -142,11 +143,18 @@ def frames_post(
 
     ``spectated``: what spectators are shown, with its events, when it changed at
     this ``seq``; otherwise the state they were already shown, without events (or
-    the players' state before the first move, ``games.spectators``)."""
-    if spectated is None and table.watch_state is not None:
+    the players' state before the first move, ``games.spectators``). No frame goes
+    to spectators while nobody may be watching."""
+    watchers = watched(table)
+    if watchers and spectated is None and table.watch_state is not None:
         spectated = (watch_state_of(table), [])
     frames = table_frames(
-        table=table, seats=seats, state=state, events=events, spectated=spectated
+        table=table,
+        seats=seats,
+        state=state,
+        events=events,
+        spectated=spectated,
+        watchers=watchers,
     )
     outbox.post(seq=table.seq, frames=frames, job=job_of(table))
 

@@ -22,6 +22,7 @@ from games.services import (
     table_practice_create,
     table_tick,
 )
+from games.spectators import watched_mark
 from tests.support.tables import table_state, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -118,6 +119,7 @@ def test_every_change_is_a_new_seq_and_its_frames_go_out(
     change, make_user, queued, pushes, django_capture_on_commit_callbacks
 ):
     table, run = change(make_user)
+    watched_mark(table.pk)  # someone watches: the spectators are told too
     table.refresh_from_db()
     before = table.seq
     pushes.clear()

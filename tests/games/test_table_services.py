@@ -53,7 +53,7 @@ def test_practice_table_starts_dealt_with_a_log(make_user, queued, pushes):
     assert table.clock_seconds is None  # practice: no clock
     # The player's own group and the spectators'; nobody sits in a bot's group.
     groups = {g for g, _ in pushes}
-    assert groups == {f"table.{table.pk}.seat.0", f"table.{table.pk}.watch"}
+    assert groups == {f"table.{table.pk}.seat.0"}  # nobody watches it yet
 
 
 def test_bad_options_are_refused_and_create_nothing(make_user):
