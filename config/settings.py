@@ -136,6 +136,10 @@ else:
             },
         }
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend without the health check's SELECT 1 on a busy connection
+    # (dbtools/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "dbtools.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # The session's time zone (UTC, as Django keeps it with USE_TZ) as a startup
     # parameter: otherwise Django sends ``SET TimeZone`` on each new connection, one
