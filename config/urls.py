@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("leagues.urls")),
     path("", include("friends.urls")),
     path("", include("chat.urls")),
+    path("", include("embed.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
