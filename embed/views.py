@@ -87,6 +87,7 @@ def frame(request: HttpRequest, variant: str | None = None) -> HttpResponse:
             "embed/frame.html",
             {**_form_context(choice), **_site(request), "page": page},
         )
+    response["Content-Language"] = language
     return frame_headers_set(response)
 
 
