@@ -70,10 +70,11 @@ def _number(raw: Any, allowed: tuple[int, ...], default: int) -> int:
 def choice_from(data: Mapping[str, Any], variant: str | None = None) -> EmbedChoice:
     """The game ``data`` asks for, each bad or missing value replaced by its default.
 
-    ``variant`` (from the path) wins over ``data["variant"]``.
+    ``variant`` (from the path) wins over ``data["variant"]``; a hyphen stands for
+    the underscore of a variant's id (``all-fives``).
     """
     name = variant if variant is not None else data.get("variant")
-    name = str(name or "").strip().lower()
+    name = str(name or "").strip().lower().replace("-", "_")
     spec = engine.VARIANTS.get(name) or engine.VARIANTS[DEFAULT_VARIANT]
     level = str(data.get("level") or "").strip().lower()
     speed = str(data.get("speed") or "").strip().lower()

@@ -6,6 +6,7 @@ any other page of the site refuses to be framed; bad parameters fall back."""
 from __future__ import annotations
 
 import http.server
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -37,11 +38,12 @@ def _host_port() -> int:
 def host_html(live_url: str) -> bytes:
     """A club's page that pasted the snippet, a bad snippet and a framed site page."""
     game = f"{live_url}/embed/?variant=draw&seats=2&target=50&level=easy&speed=instant"
+    spanish = f"{live_url}/embed/draw/?lang=es"
     bad = f"{live_url}/embed/?variant=nope&seats=99&target=-5&level=genius&lang=xx"
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Domino club</title></head><body><h1>Our domino club</h1>
 <iframe id="game" src="{game}" width="100%" height="760" title="Dominoes"></iframe>
-<iframe id="spanish" src="{live_url}/embed/draw/?lang=es" width="320" height="500"></iframe>
+<iframe id="spanish" src="{spanish}" width="320" height="500"></iframe>
 <iframe id="bad" src="{bad}" width="360" height="500"></iframe>
 <iframe id="other" src="{live_url}/" width="300" height="200"></iframe>
 </body></html>""".encode()
@@ -54,14 +56,14 @@ def host_url(live_url: str) -> Iterator[str]:
     body = host_html(live_url)
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        def do_GET(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: object) -> None:
             pass
 
     port = _host_port()
@@ -193,3 +195,28 @@ def test_other_pages_refuse_frames_and_bad_parameters_fall_back(
     direct = page.context.new_page()
     direct.goto(f"{live_url}/")
     expect(direct.locator(".topbar")).to_be_visible()
+
+
+def test_the_snippet_builder_updates_the_code_and_the_preview(new_page, live_url):
+    page = new_page(width=1200, height=900)
+    page.goto("/embed/code/")
+    snippet = page.locator("#embed-snippet")
+    expect(snippet).to_have_value(
+        f'<iframe src="{live_url}/embed/?variant=draw&amp;seats=2&amp;target=100'
+        '&amp;level=easy" width="100%" height="680" style="max-width:900px;border:0"'
+        ' title="Dominoes" loading="lazy"></iframe>'
+    )
+    page.select_option("#code-variant", "spider")
+    page.select_option("#code-level", "hard")
+    page.select_option("#code-lang", "es")
+    value = snippet.input_value()
+    assert "variant=spider" in value and "level=hard" in value and "lang=es" in value
+    # Spider is played by two: the seats offered follow the variant.
+    expect(page.locator("#code-seats option")).to_have_count(1)
+    preview = page.locator("#embed-preview")
+    expect(preview).to_have_attribute("src", re.compile(r"variant=spider.*lang=es"))
+    inside = page.frame_locator("#embed-preview")
+    expect(inside.locator("#embed-variant")).to_have_value("spider")
+    expect(inside.locator("#embed-level")).to_have_value("hard")
+    page.get_by_role("button", name="Copy the code").click()
+    expect(page.locator("#embed-copied")).to_have_text("Copied.")

@@ -9,10 +9,6 @@ const snippet = document.getElementById("embed-snippet");
 const preview = document.getElementById("embed-preview");
 const copied = document.getElementById("embed-copied");
 
-function escapeAttr(text) {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-}
-
 function optionsInto(select, values, fallback) {
   const wanted = values.includes(Number(select.value)) ? Number(select.value) : fallback;
   select.replaceChildren(
@@ -44,9 +40,18 @@ function height() {
 
 function update() {
   const url = frameUrl();
-  snippet.value =
-    `<iframe src="${escapeAttr(url)}" width="100%" height="${height()}" ` +
-    `style="max-width:900px;border:0" title="${escapeAttr(config.title)}" loading="lazy"></iframe>`;
+  // Built as an element (never shown here), so every attribute is escaped.
+  const frame = document.createElement("iframe");
+  const attributes = {
+    src: url,
+    width: "100%",
+    height: String(height()),
+    style: "max-width:900px;border:0",
+    title: config.title,
+    loading: "lazy",
+  };
+  for (const [name, value] of Object.entries(attributes)) frame.setAttribute(name, value);
+  snippet.value = frame.outerHTML;
   const previewUrl = new URL(url);
   if (preview.src !== previewUrl.href) preview.src = previewUrl.pathname + previewUrl.search;
   copied.textContent = "";

@@ -172,10 +172,8 @@ function play(token, game) {
 }
 
 async function resume(token) {
-  const body = new FormData();
-  body.append("token", token);
   try {
-    const { ok, data } = await post(config.resume, body);
+    const { ok, data } = await post(config.resume, new URLSearchParams({ token }));
     if (ok && data?.game) {
       play(data.token, data.game);
       return;
