@@ -3,6 +3,7 @@
 from django.urls import path
 
 from accounts.consumers import PresenceConsumer
+from embed.routing import websocket_urlpatterns as embed_websockets
 from games.routing import websocket_urlpatterns as games_websockets
 from matchmaking.routing import websocket_urlpatterns as matchmaking_websockets
 
@@ -10,4 +11,5 @@ websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),
     *games_websockets,
     *matchmaking_websockets,
+    *embed_websockets,
 ]

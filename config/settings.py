@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "friends",
     "chat",
     "tournaments",
+    "embed",
 ]
 
 MIDDLEWARE = [
@@ -246,6 +247,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
+    # Ended embedded games and their guests (embed/services.py).
+    "embed-purge": {"task": "embed.purge", "schedule": 900.0},
     "matchmaking-waves": {
         "task": "matchmaking.waves",
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
@@ -373,6 +376,10 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SEC
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 # Scripts, styles and images from this site only; no inline code (config/security.py).
 CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=DEFAULT_POLICY)
+
+# --- Embedded game (docs/embed.md)
+# New embedded games one client address may start an hour; 0 lifts the limit.
+EMBED_RATE_LIMIT = env.int("EMBED_RATE_LIMIT", default=60)
 
 # --- WebSockets
 # -------------------------------------------------------------------------

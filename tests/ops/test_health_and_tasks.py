@@ -130,6 +130,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
         "games-clock-sweep",
         "games-finish-sweep",
         "games-practice-expire",
+        "embed-purge",
         "ops-heartbeat",
         "leagues-rollover",
         "leagues-rollover-catch-up",
