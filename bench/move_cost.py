@@ -55,6 +55,7 @@ from bench.wire import PgCounts, PgWire, RedisCounts, RedisWire  # noqa: E402
 REDIS_DB = 5
 PREFIX = "dom_movebench"
 WARMUP_MOVES = 4
+PACE = 0.12  # seconds between two moves by sockets
 GOALS = {
     "player statements": 4,
     "computer statements": 4,
@@ -222,6 +223,8 @@ async def _play(players: list[Player], moves: int, rng: random.Random) -> int:
         await actor.ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
         await _settled(players, seq)
         made += 1
+        # Under the socket's rate limit (games.consumers: 10 frames a second).
+        await asyncio.sleep(PACE)
     await asyncio.sleep(0.3)  # the frames and tasks of the last move
     return made
 

@@ -63,6 +63,18 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
+# What the engine's view holds for the computer players and the review, not the
+# page: the seat's copy of the state (the same facts again in engine form).
+_NOT_SENT = ("public_state",)
+
+
+def _view(state: engine.State, position: int | None) -> dict[str, Any]:
+    view = engine.view(state, position)
+    for key in _NOT_SENT:
+        view.pop(key, None)
+    return view
+
+
 def state_frame(
     *,
     table: Table,
@@ -83,7 +95,7 @@ def state_frame(
         "table": table_part,
         "seats": seats_part,
         "you": position,
-        "view": engine.view(state, position) if state is not None else None,
+        "view": _view(state, position) if state is not None else None,
         "events": engine.events_for(list(events), position) if events else [],
     }
 

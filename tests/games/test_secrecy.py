@@ -87,7 +87,8 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             view = frame["view"]
             if position is None:
                 assert "hand" not in view
-            ps = view["public_state"]
+            assert "public_state" not in view  # the page never needs it
+            ps = engine.view(shown, position)["public_state"]
             assert all(h is None for i, h in enumerate(ps["hands"]) if i != position), (
                 "another seat's hand in public_state"
             )
