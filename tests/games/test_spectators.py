@@ -30,8 +30,15 @@ def spectator_view(table_id: int):
     return table_frame(table_id=table_id, position=None)["view"]
 
 
+def page_view(state, position=None):
+    """The view a frame carries (without the engine's own copy of the state)."""
+    view = wire(engine.view(state, position))
+    view.pop("public_state")
+    return view
+
+
 def view_of(state_json, position=None):
-    return wire(engine.view(engine.from_json(state_json), position))
+    return page_view(engine.from_json(state_json), position)
 
 
 def act_once(table_id: int, users: dict[int, object], rng: random.Random) -> None:
@@ -208,7 +215,7 @@ async def test_over_real_sockets_no_move_reaches_a_spectator_before_the_next(
     await database_sync_to_async(act_once)(table.pk, players, rng)
     frame = await next_of(spectator, "state")
     assert frame["seq"] == first["seq"] + 2
-    assert frame["view"] == wire(engine.view(after_first, None))
+    assert frame["view"] == page_view(after_first)
 
     await spectator.disconnect()
     await told_none_watch(seat)
