@@ -2,8 +2,9 @@
 
 Usage::
 
-    nice .venv/bin/python bench/review_thresholds.py                 # 6 hands a variant
-    nice .venv/bin/python bench/review_thresholds.py --hands 40 --levels easy,medium,hard
+    nice .venv/bin/python bench/review_thresholds.py            # 6 hands a variant
+    nice .venv/bin/python bench/review_thresholds.py --hands 40 \
+        --levels easy,medium,hard
     nice .venv/bin/python bench/review_thresholds.py --only block --samples 32
 
 For each variant (two seats, each variant's own set), hands 1 of deals 0, 1, ...
@@ -16,8 +17,8 @@ two seeds, at ``--samples`` deals and ``--max-nodes`` nodes per deal
 
 * ``loss``: the distribution of the decisions' losses (first seed), p50 p75 p90
   p95 p99, and the same per level;
-* ``noise``: what sampling alone makes of a loss: ``|loss(seed A) - loss(seed
-  B)|`` of the same decision, its 95th percentile;
+* ``noise``: what sampling alone makes of a loss: ``|loss(seed A) -
+  loss(seed B)|`` of the same decision, its 95th percentile;
 * ``scale``: the median of the winning side's margin in the deal under equal
   play (the luck meter's value for the side it favours): what a typical won
   hand is worth.
@@ -29,9 +30,9 @@ The thresholds it implies (the rule docs/review.md states):
 * blunder: a whole won hand, and at least twice the mistake;
 
 each rounded to a whole point (the ladder's factors keep the three labels
-apart where the noise floor lifts the inaccuracy). Then the labels those thresholds give (with
-``labels.MIN_Z``'s noise rule) per level: per 100 decisions, and the accuracy
-(share of decisions with no label).
+apart where the noise floor lifts the inaccuracy). Then the labels those
+thresholds give (with ``labels.MIN_Z``'s noise rule) per level: per 100
+decisions, and the accuracy (share of decisions with no label).
 
 What it does not measure: hands played by people, tables of more than two
 seats, partnerships, double-9/12 sets (but Grand Cross's own double-9),

@@ -79,18 +79,16 @@ def review_request(*, table: Table, hand: int) -> HandReview:
         row, created = HandReview.objects.get_or_create(
             table=table, hand=hand, defaults={"queued_at": now}
         )
-        if created:
-            _queue(row.pk)
-        elif (
+        if created or (
             row.status == HandReview.Status.QUEUED
             and row.queued_at is not None
             and row.queued_at < now - QUEUED_LOST
-        ):
             # Sent again once: the task runs a queued review only once.
-            if HandReview.objects.filter(
+            and HandReview.objects.filter(
                 pk=row.pk, status=HandReview.Status.QUEUED, queued_at=row.queued_at
-            ).update(queued_at=now):
-                _queue(row.pk)
+            ).update(queued_at=now)
+        ):
+            _queue(row.pk)
     return row
 
 

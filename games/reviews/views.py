@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInRequest
 from games.models import HandReview, Seat
 from games.names import table_title
 from games.reviews.access import ReviewNotYet, review_table_or_404
@@ -96,7 +97,9 @@ def table_review_json(request: HttpRequest, table_id: int, hand: int) -> JsonRes
 
 @login_required
 @require_POST
-def table_review_deeper(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+def table_review_deeper(
+    request: SignedInRequest, table_id: int, hand: int
+) -> HttpResponse:
     """A seated player asks for a deeper review of the hand."""
     table = review_table_or_404(table_id=table_id, hand=hand, user=request.user)
     if not Seat.objects.filter(table=table, user=request.user).exists():
