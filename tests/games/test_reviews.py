@@ -408,3 +408,13 @@ def test_the_profile_lists_a_review_link(client, make_user, queued):
 
     html = render_to_string("games/_recent_games.html", {"rows": [row], "own": True})
     assert f"/tables/{table.pk}/review/1/" in html
+
+
+def test_reviews_go_to_their_own_queue(settings):
+    from config.celery import app
+
+    route = app.amqp.router.route({}, "games.review_hand", args=(1,))
+    assert route["queue"].name == settings.REVIEW_QUEUE
+    assert settings.REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    tick = app.amqp.router.route({}, "games.table_tick", args=(1, 1))
+    assert tick["queue"].name == settings.CELERY_TASK_DEFAULT_QUEUE
