@@ -70,3 +70,18 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= PHONE[0], f"the review scrolls sideways on a phone ({wide}px)"
     screenshot(page, "review-phone")
+
+    # Once the table has ended, the replay shows the review's verdict beside a
+    # reviewed move, and its links lead back to the review.
+    seq = body["moves"][0]["seq"]
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"/tables/{table_id}/")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave").click()
+    expect(page.locator("#status")).to_contain_text("abandoned")
+    page.goto(f"/tables/{table_id}/replay/#seq-{seq}")
+    panel = page.locator("#replay-review")
+    expect(panel).to_contain_text("Played:")
+    expect(panel.get_by_role("link", name="Open this hand's review")).to_have_attribute(
+        "href", f"/tables/{table_id}/review/1/"
+    )
