@@ -7,6 +7,7 @@ import random
 import threading
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 
 from games import engine
@@ -172,7 +173,8 @@ def test_a_review_run_twice_at_once_runs_once(make_user, queued, sent, tiny):
 
 
 def test_a_live_online_table_refuses_with_a_message(client, make_user, queued):
-    table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=50)
+    # A target no first hand reaches: the match is still on after it.
+    table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=200)
 
     def one_hand(t):
         return hands_finished(table=Table.objects.get(pk=t.pk)) >= 1
@@ -328,6 +330,7 @@ def test_a_deeper_review_once_per_hand(
     client, make_user, queued, sent, tiny, django_capture_on_commit_callbacks
 ):
     owner = make_user("owner")
+    cache.delete(f"review:deep:{owner.pk}")
     table = finished_practice(owner)
     row = review_request(table=table, hand=1)
     review_run(review_id=row.pk)
@@ -356,6 +359,8 @@ def test_deeper_reviews_are_rate_limited_per_player(
 ):
     settings.REVIEW_DEEP_PER_HOUR = 1
     owner = make_user("owner")
+    # The count lives in the cache (Redis outlives a test database).
+    cache.delete(f"review:deep:{owner.pk}")
     table = finished_practice(owner, variant="block", seed=4)
     assert hands_finished(table=table) >= 2
     for hand in (1, 2):
