@@ -153,7 +153,8 @@ def review_context(
                 "after": result_words(x["after"], sides, names, spider),
                 "changed": x["changed"],
                 "loss": x["loss"],
-                "best": [action_words(a) for a in x["best"]],
+                # Two ends may read the same ("on the left" of a double): once.
+                "best": list(dict.fromkeys(action_words(a) for a in x["best"])),
                 "replay": _replay_url(table, x.get("seq"), share),
             }
         )

@@ -81,7 +81,7 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     expect(page.locator("#status")).to_contain_text("abandoned")
     page.goto(f"/tables/{table_id}/replay/#seq-{seq}")
     panel = page.locator("#replay-review")
-    expect(panel).to_contain_text("Played:")
+    expect(panel).to_contain_text("Chose to ")
     expect(panel.get_by_role("link", name="Open this hand's review")).to_have_attribute(
         "href", f"/tables/{table_id}/review/1/"
     )

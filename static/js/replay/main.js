@@ -124,7 +124,7 @@ class Replay {
     const lines = [];
     if (!move) lines.push(el("p", { text: gettext("No decision to judge at this move.") }));
     else {
-      const head = el("p", {}, interpolate(gettext("Played: %(move)s"), { move: move.chosen }));
+      const head = el("p", {}, interpolate(gettext("Chose to %(move)s"), { move: move.chosen }));
       if (move.label) head.append(" ", el("span", { class: `label label-${move.label}`, text: move.label_text }));
       lines.push(head);
       if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
