@@ -73,7 +73,9 @@ def review_worker_start() -> Any:
 
     import games.tasks  # noqa: F401 (its shared tasks join the new app)
 
-    app = Celery("dominoes-reviews")
+    # Not the current app: ``current_app`` (what the services send tasks with,
+    # what tests patch) stays ``config.celery.app`` in every thread.
+    app = Celery("dominoes-reviews", set_as_current=False)
     app.config_from_object("django.conf:settings", namespace="CELERY")
     worker = WorkController(
         app=app,
