@@ -213,6 +213,13 @@ else:
 
 # Tasks go to a queue of this deployment's own (a worker consumes only it).
 CELERY_TASK_DEFAULT_QUEUE = f"{DEPLOYMENT_PREFIX}.tasks"
+# Hand reviews (docs/review.md) have a queue of their own, consumed by a worker of
+# one thread (``config.review_worker``; the embedded default runs one in-process):
+# seconds of CPU each, they never take a thread the table jobs wait for.
+REVIEW_QUEUE = f"{DEPLOYMENT_PREFIX}.reviews"
+CELERY_TASK_ROUTES = {"games.review_hand": {"queue": REVIEW_QUEUE}}
+# Deeper reviews a player may ask for per hour.
+REVIEW_DEEP_PER_HOUR = env.int("REVIEW_DEEP_PER_HOUR", default=5)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True

@@ -6,6 +6,7 @@ from celery import shared_task
 
 from games.expiry import practice_tables_expire
 from games.finish import finish_steps_sweep
+from games.reviews.services import review_run
 from games.services import table_tick
 from games.sweep import clocks_due_tick, tables_overdue_tick
 
@@ -46,3 +47,11 @@ def practice_expire_task() -> None:
     done = practice_tables_expire()
     if done:
         logger.info("abandoned %d idle practice tables", done)
+
+
+@shared_task(name="games.review_hand", ignore_result=True)
+def review_hand_task(review_id: int) -> None:
+    """Compute one hand's review (``games.reviews``); on the reviews' own queue,
+    so it never takes a thread that moves wait for. Idempotent: a review
+    already taken does nothing."""
+    review_run(review_id=review_id)

@@ -513,12 +513,21 @@ export class TableUI {
     const ended = view && ["hand_over", "match_over"].includes(view.phase) && view.hand_result;
     box.hidden = !ended || this.showMatchResult;
     box.replaceChildren();
-    if (ended && !this.showMatchResult) box.append(handResultEl(view, seats, this.frame.you));
+    if (ended && !this.showMatchResult) {
+      box.append(handResultEl(view, seats, this.frame.you));
+      // A practice player may read each hand's review at once; elsewhere the
+      // review opens with the match's end (the match box's link).
+      if (this.config.review && this.config.practice && this.frame.you !== null && this.frame.you !== undefined) {
+        box.append(el("p", {}, el("a", { href: `${this.config.review}${view.hand_no}/`, dataset: { reviewHand: "" }, text: gettext("Review this hand") })));
+      }
+    }
     const showMatch = (view?.phase === "match_over" && this.showMatchResult) || table.status === "cancelled";
     match.hidden = !showMatch;
     if (showMatch) {
       const headline = match.querySelector("[data-headline]");
       const scores = match.querySelector("[data-scores]");
+      const reviewLink = match.querySelector("[data-review]");
+      if (reviewLink) reviewLink.hidden = table.status === "cancelled";
       if (table.status === "cancelled") {
         headline.textContent = gettext("This game was abandoned.");
         scores.textContent = "";
@@ -542,6 +551,7 @@ export class TableUI {
               : interpolate(gettext("%(name)s: %(score)s"), values);
           })
           .join(" · ");
+        if (reviewLink && this.config.review) reviewLink.href = `${this.config.review}${view.hand_no}/`;
         unpaidNoteInto(match, this.frame);
         matchExtrasInto(match, this.frame);
         rematchInto(match, this.frame);
