@@ -226,7 +226,6 @@ def test_a_finished_table_told_twice_at_once_finishes_the_event_once(
     funded, queued, pushes
 ):
 
-
     users = [funded(100) for _ in range(4)]
     row = fill(users, size=4)
     (game,) = live_tables(row)
