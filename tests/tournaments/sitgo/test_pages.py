@@ -76,10 +76,7 @@ def test_refused_entries_say_why_and_change_nothing(
     others = [make_user() for _ in range(4)]
     for other in others:
         fund(other.pk, 100)
-    if setup == "started":
-        row = fill(others, size=4)
-    else:
-        row = fill(others[:1], size=4)
+    row = fill(others if setup == "started" else others[:1], size=4)
     if setup == "late":
         SitGo.objects.filter(pk=row.pk).update(
             fill_deadline=timezone.now() - timedelta(seconds=1)
