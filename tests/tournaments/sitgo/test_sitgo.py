@@ -320,3 +320,11 @@ def test_a_seat_never_connected_after_two_minutes_forfeits_its_game(
     assert not any(seats[u.pk].forfeited for u in users[1:])
     assert noshows_forfeit(table_id=game.table_id) == []
     assert sitgo_tables_overdue() == 0  # checked once
+
+
+def test_the_wallet_links_a_sit_and_go_payout_to_its_page():
+    from economy.conf import pot_url
+
+    assert pot_url("sitgo-12") == "/tournaments/sitgo/12/"
+    assert pot_url("345") == "/tables/345/"
+    assert pot_url("odd-pot") == ""
