@@ -7,12 +7,20 @@ from typing import Any
 
 from games import services as table_services
 from games.models import Seat, Table
-from tests.economy.conftest import assert_sound, fund, snapshot
+from tests.economy.conftest import assert_sound as ledger_sound
+from tests.economy.conftest import fund, snapshot
 from tests.matchmaking.stakes.helpers import drive_to_last_move
+from tournaments.sitgo.audit import sitgo_pots_audit
 from tournaments.sitgo.models import SitGo, SitGoTable
 from tournaments.sitgo.services import sitgo_enter
 
 __all__ = ["assert_sound", "fill", "fund", "play_out", "snapshot"]
+
+
+def assert_sound() -> None:
+    """The ledger audit and the sit-and-go pots' audit are both clean."""
+    ledger_sound()
+    assert sitgo_pots_audit() == []
 
 
 def fill(users: list[Any], *, entry: int = 100, size: int | None = None) -> SitGo:

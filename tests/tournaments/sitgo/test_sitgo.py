@@ -328,3 +328,13 @@ def test_the_wallet_links_a_sit_and_go_payout_to_its_page():
     assert pot_url("sitgo-12") == "/tournaments/sitgo/12/"
     assert pot_url("345") == "/tables/345/"
     assert pot_url("odd-pot") == ""
+
+
+def test_the_pots_audit_finds_a_pot_that_disagrees(funded):
+    from tournaments.sitgo.audit import sitgo_pots_audit
+
+    row = fill([funded(100)], size=4)
+    assert sitgo_pots_audit() == []
+    SitGo.objects.filter(pk=row.pk).update(seats_taken=2)
+    (breach,) = sitgo_pots_audit()
+    assert breach.startswith(f"sitgo: {row.pk}: holds 100 for 2 entries")
