@@ -261,6 +261,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
     },
     "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
+    "tournaments-sitgo-sweep": {"task": "tournaments.sitgo_sweep", "schedule": 5.0},
     # /healthz: proves beat, the broker and a worker run (ops/heartbeat.py).
     "ops-heartbeat": {
         "task": "ops.heartbeat",
@@ -529,3 +530,7 @@ STAKE_SHAPES: dict[str, dict[str, object]] = {
     "all_fives-2": {"variant": "all_fives", "seats": 2},
 }
 STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)
+# Stake sit-and-gos (docs/tournaments-sitgo.md): every table 4 players of Block.
+SITGO_GAME: dict[str, object] = {"variant": "block", "target": 50}
+SITGO_FILL_SECONDS = env.int("SITGO_FILL_SECONDS", default=600)
+SITGO_NOSHOW_SECONDS = env.int("SITGO_NOSHOW_SECONDS", default=120)

@@ -6,3 +6,9 @@ from django.apps import AppConfig
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+
+    def ready(self) -> None:
+        # The hooks import models, which Django lets no app import before this.
+        from tournaments.sitgo.hooks import hooks_register as sitgo_hooks_register
+
+        sitgo_hooks_register()

@@ -1,4 +1,6 @@
 """Every model of the tournaments app, for Django and the migrations: each lives in
 the subpackage that owns it (arenas, sitgo)."""
 
-__all__: list[str] = []
+from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
+
+__all__: list[str] = ["SitGo", "SitGoEntry", "SitGoTable"]

@@ -24,7 +24,8 @@ from tests.support import server_env
 from tests.support.servers import ROOT
 from tests.support.tables import drive, two_human_table
 
-ONLINE_STEPS = ["rewards", "ratings", "conduct", "league"]
+# "sitgo": a sit-and-go hears every online table finish (tournaments.sitgo.hooks).
+ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo"]
 
 
 def steps_of(table_id: int) -> dict[str, bool]:
