@@ -328,7 +328,8 @@ async def _scenario(
 
 
 def _show(r: dict[str, Any], texts: bool) -> None:
-    print(f"\n{r['name']}: {r['moves']} moves by sockets, {r['computer moves']} computer")
+    moves, computer = r["moves"], r["computer moves"]
+    print(f"\n{r['name']}: {moves} moves by sockets, {computer} computer")
     print(
         f"  daphne per socket move: {r['daphne statements']:.2f} statements, "
         f"{r['daphne round trips']:.2f} round trips"
