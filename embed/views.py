@@ -25,6 +25,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.language import language_supported
+from core.requests import client_address
 from embed.errors import EmbedError
 from embed.headers import frame_headers_set
 from embed.params import LEVELS, EmbedChoice, choice_from, variants_public
@@ -34,7 +35,6 @@ from games import engine
 from games.fairness import table_fair_json
 from games.models import Seat
 from games.names import variant_title
-from ops.views import client_address
 
 COOKIE = "embed_game"
 COOKIE_AGE = 7 * 24 * 3600
