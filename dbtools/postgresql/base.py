@@ -20,9 +20,11 @@ from typing import Any
 from django.db.backends.postgresql import base
 
 # Seconds since a connection's last query within which it is trusted without a
-# ``SELECT 1``: under play a connection is used many times a second, while one idle
-# longer than this (a quiet night, a server restart) is checked as Django does.
-QUIET_SECONDS = 5.0
+# ``SELECT 1``: one idle longer than this (a quiet night, a server restart) is
+# checked as Django does. daphne spreads frames over a pool of threads, each with
+# its own connection, so at a few moves a second some sit idle for several seconds:
+# at 5 s, ``bench/move_cost.py`` still counted 0.06 ``SELECT 1`` per move.
+QUIET_SECONDS = 30.0
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
