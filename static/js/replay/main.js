@@ -6,6 +6,7 @@ import { formatNumber, gettext, interpolate, pgettext, seatDisplayName } from ".
 import { TableUI } from "../table/ui.js";
 import { tileEl, tileKey } from "../table/tiles.js";
 import { verifyHand } from "../table/fair.js";
+import { el } from "../dom.js";
 
 const config = JSON.parse(document.getElementById("replay-config").textContent);
 const parts = {
@@ -26,19 +27,6 @@ const parts = {
   },
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 const sameTiles = (a, b) =>
   a.length === b.length && a.map(tileKey).sort().join() === b.map(tileKey).sort().join();

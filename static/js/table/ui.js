@@ -6,6 +6,7 @@ import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, matchExtrasInto, rematchInto, seatName, unpaidNoteInto } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
+import { el } from "../dom.js";
 
 /** The last tile each seat played this hand, and the newest play of all. */
 function lastPlays(history) {
@@ -19,19 +20,6 @@ function lastPlays(history) {
   return { seats: [...bySeat.values()], newest };
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 // An open end, named as in "left end, 5" (a tile's side for the arms off a double).
 const END_NAMES = {
