@@ -233,3 +233,34 @@ def test_history_still_opens_after_the_end(client, player):
     table = finished_practice(player, ["easy"], won=True)
     assert client.get(reverse("table-history", args=[table.pk])).status_code == 200
     assert client.get(reverse("table-log", args=[table.pk])).status_code == 200
+
+
+def _imported_modules(entry: str) -> set[str]:
+    """Every module ``static/js/<entry>`` imports, directly or not (paths under js/)."""
+    import posixpath
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "static" / "js"
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        text = (root / module).read_text()
+        for target in re.findall(r'^import .* from "([^"]+)";', text, re.M):
+            todo.append(
+                posixpath.normpath(posixpath.join(posixpath.dirname(module), target))
+            )
+    return seen
+
+
+def test_the_table_page_preloads_every_module_it_runs(client, player):
+    table = table_practice_create(user=player, variant="draw", bot_levels=["easy"])
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    modules = _imported_modules("table/main.js")
+    assert {"table/main.js", "table/ui.js", "dom.js", "i18n.js"} <= modules
+    for module in sorted(modules):
+        assert f'<link rel="modulepreload" href="/static/js/{module}">' in page, module
