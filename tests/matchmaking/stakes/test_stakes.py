@@ -126,8 +126,10 @@ def test_a_sit_down_costs_a_bounded_number_of_statements(
         # (the one savepoint is the sit-down's, inside the test's transaction).
         assert len([q for q in queries if q["sql"].startswith("SAVEPOINT")]) <= 1
     # Opening: a missed pick, the games table, the stake row, the pot.
-    # Starting: lock the table, its seats, the event, the table's new state.
-    assert counts == [join + 4, join, join, join + 4], counts
+    # Starting: lock the table, its seats, the event, the table's new state (the
+    # event and the new state one statement on PostgreSQL, games.rows.move_write).
+    start = 3 if connection.vendor == "postgresql" else 4
+    assert counts == [join + 4, join, join, join + start], counts
     assert StakeTable.objects.get().state == StakeTable.State.PLAYING
     assert_sound()
 
