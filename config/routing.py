@@ -5,9 +5,11 @@ from django.urls import path
 from accounts.consumers import PresenceConsumer
 from games.routing import websocket_urlpatterns as games_websockets
 from matchmaking.routing import websocket_urlpatterns as matchmaking_websockets
+from tournaments.arenas.routing import websocket_urlpatterns as arenas_websockets
 
 websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),
     *games_websockets,
     *matchmaking_websockets,
+    *arenas_websockets,
 ]

@@ -6,3 +6,9 @@ from django.apps import AppConfig
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+
+    def ready(self) -> None:
+        # The hooks import models, which Django lets no app import before this.
+        from tournaments.arenas.hooks import hooks_register as arenas_hooks_register
+
+        arenas_hooks_register()

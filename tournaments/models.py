@@ -1,4 +1,6 @@
 """Every model of the tournaments app, for Django and the migrations: each lives in
 the subpackage that owns it (arenas, sitgo)."""
 
-__all__: list[str] = []
+from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
+
+__all__: list[str] = ["Arena", "ArenaGame", "ArenaPlayer"]
