@@ -9,8 +9,9 @@ or another member's last table, and if no two members have already met
 ``cap`` times in this arena. When the strict pass leaves players over, a second
 pass lets last opponents meet again (no one else is free then); the cap still
 holds. Whoever is left waits for the next pass (a few seconds later): no computer
-player ever takes a seat, and since the longest waiting anchor first, the player
-left over is the one who has just become free, never the same one pass after pass.
+player ever takes a seat. When the free players do not fill whole tables, those
+who became free last sit out of the first pass, so the player left over is the
+one who has just become free, never the same one pass after pass.
 
 Partnership arenas form four-player tables the same way, then choose the sides:
 the split whose two partnerships have played together least so far (partners
@@ -120,7 +121,15 @@ def pairing_round(
     free: Sequence[Free], *, seats: int, partnership: bool = False, cap: int = 3
 ) -> Pairing:
     """The tables to seat now among ``free`` players; see the module's docstring."""
-    groups, left = _groups(free, seats=seats, cap=cap, strict=True)
+    # Seats for all but ``extra`` players: those who became free last sit out of
+    # the first pass, so a bye falls on them and not on the bottom of the standings.
+    extra = len(free) % seats
+    by_wait = sorted(free, key=lambda p: (p.waited, p.user_id))
+    out, first = by_wait[:extra], by_wait[extra:]
+    groups, left = _groups(first, seats=seats, cap=cap, strict=True)
+    if out:
+        more, left = _groups([*left, *out], seats=seats, cap=cap, strict=True)
+        groups += more
     if len(left) >= seats:
         more, left = _groups(left, seats=seats, cap=cap, strict=False)
         groups += more
