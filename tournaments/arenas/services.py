@@ -17,7 +17,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -80,9 +80,10 @@ def arenas_schedule(*, now: datetime | None = None) -> int:
     """Create the scheduled arenas of the next ``TOURNAMENTS_ARENA_AHEAD_HOURS``
     that do not exist yet; return how many this call created.
 
-    Each slot's key is unique in the database and the rows are inserted with
-    ``ON CONFLICT DO NOTHING``: two schedulers running at once (two beats, a beat
-    and a start-up run) create each arena once.
+    Each slot's key is unique in the database and each missing row is inserted
+    in a savepoint of its own: when two schedulers run at once (two beats, a beat
+    and a start-up run), the second insert of a key fails on the constraint and is
+    skipped, so each arena is created once.
     """
     now = now or timezone.now()
     end = now + timedelta(hours=settings.TOURNAMENTS_ARENA_AHEAD_HOURS)
@@ -105,12 +106,22 @@ def arenas_schedule(*, now: datetime | None = None) -> int:
                 schedule_key=slot.key,
             )
         )
-    if not rows:
-        return 0
-    keys = [r.schedule_key for r in rows]
-    before = Arena.objects.filter(schedule_key__in=keys).count()
-    Arena.objects.bulk_create(rows, ignore_conflicts=True)
-    return Arena.objects.filter(schedule_key__in=keys).count() - before
+    existing = set(
+        Arena.objects.filter(
+            schedule_key__in=[r.schedule_key for r in rows]
+        ).values_list("schedule_key", flat=True)
+    )
+    made = 0
+    for row in rows:
+        if row.schedule_key in existing:
+            continue
+        try:
+            with transaction.atomic():
+                row.save(force_insert=True)
+        except IntegrityError:
+            continue  # another scheduler created it a moment ago
+        made += 1
+    return made
 
 
 # --- joining and pausing
