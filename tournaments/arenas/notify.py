@@ -50,17 +50,14 @@ def standings_push(*, arena_id: int) -> int:
 
 def paired_send(*, arena_id: int, seated: Sequence[tuple[int, Sequence[int]]]) -> None:
     """Tell each seated player (after commit) where their game is."""
-    outbox.notify(
-        [
+    messages = []
+    for table_id, users in seated:
+        url = reverse("table", args=[table_id])
+        messages += [
             (
                 arena_user_group(arena_id, user_id),
-                {
-                    "type": "arena.paired",
-                    "table_id": table_id,
-                    "url": reverse("table", args=[table_id]),
-                },
+                {"type": "arena.paired", "table_id": table_id, "url": url},
             )
-            for table_id, users in seated
             for user_id in users
         ]
-    )
+    outbox.notify(messages)

@@ -62,8 +62,13 @@ def standings_rows(*, arena_id: int) -> list[dict[str, Any]]:
     ]
 
 
+# The columns of a standings frame's rows, in order (docs/tournaments.md).
+FRAME_COLUMNS = ("rank", "id", "name", "score", "streak", "games", "performance", "now")
+
+
 def standings_frame(*, arena_id: int) -> dict[str, Any]:
-    """The ``standings`` frame of the arena's socket (docs/tournaments.md)."""
+    """The ``standings`` frame of the arena's socket (docs/tournaments.md): one
+    array per player, ``now`` being "playing", "paused" or ""."""
     arena = Arena.objects.get(pk=arena_id)
     return {
         "type": "standings",
@@ -71,7 +76,21 @@ def standings_frame(*, arena_id: int) -> dict[str, Any]:
         "version": arena.standings_version,
         "starts_at": arena.starts_at.isoformat(),
         "ends_at": arena.ends_at.isoformat(),
-        "rows": standings_rows(arena_id=arena_id),
+        "fire_from": STREAK_FROM,
+        "columns": FRAME_COLUMNS,
+        "rows": [
+            [
+                r["rank"],
+                r["id"],
+                r["name"],
+                r["score"],
+                r["streak"],
+                r["games"],
+                r["performance"],
+                "playing" if r["playing"] else "paused" if r["paused"] else "",
+            ]
+            for r in standings_rows(arena_id=arena_id)
+        ],
     }
 
 

@@ -18,6 +18,7 @@ from tournaments.arenas.selectors import (
     arena_row,
     prizes_table,
     standings_frame,
+    standings_rows,
 )
 from tournaments.arenas.services import arena_join, arena_withdraw
 
@@ -50,7 +51,7 @@ def arena_page(request: SignedInRequest, arena_id: int) -> HttpResponse:
                 if sides == (2 if arena.partnership else arena.seats)
             ],
             "partnership": arena.partnership,
-            "standings": standings_frame(arena_id=arena.pk),
+            "standings": standings_rows(arena_id=arena.pk),
         },
     )
 

@@ -103,7 +103,7 @@ async def test_the_socket_sends_standings_marks_presence_and_pairs(
         await database_sync_to_async(arena_join)(arena_id=arena.pk, user=user)
     socks = [await arena_socket(ana, arena.pk), await arena_socket(ben, arena.pk)]
     first = await frame_of(socks[0], "standings")
-    assert {r["id"] for r in first["rows"]} == {ana.pk, ben.pk}
+    assert {r[1] for r in first["rows"]} == {ana.pk, ben.pk}
     await frame_of(socks[1], "standings")
     present = await database_sync_to_async(present_among)(
         arena_id=arena.pk, user_ids=[ana.pk, ben.pk]
@@ -117,7 +117,7 @@ async def test_the_socket_sends_standings_marks_presence_and_pairs(
     # tick (the push is throttled), which sends it.
     await database_sync_to_async(arenas_tick)()
     moved = await frame_of(socks[0], "standings")
-    assert all(r["playing"] for r in moved["rows"])
+    assert all(r[7] == "playing" for r in moved["rows"])
     await socks[0].send_json_to({"type": "hello"})
     assert (await frame_of(socks[0], "error"))["code"] == "unknown_type"
     for sock in socks:

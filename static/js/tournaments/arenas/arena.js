@@ -50,26 +50,25 @@ function render(frame) {
   status = frame.status;
   startsAt = new Date(frame.starts_at);
   endsAt = new Date(frame.ends_at);
-  const rows = frame.rows.map((row) => {
+  const rows = frame.rows.map(([rank, id, name, score, streak, games, performance, now]) => {
     const tr = document.createElement("tr");
-    tr.dataset.user = row.id;
-    if (row.id === me) tr.className = "me";
-    const streak = cell(formatNumber(row.streak), "num");
-    if (row.fire) {
+    tr.dataset.user = id;
+    if (id === me) tr.className = "me";
+    const streakCell = cell(formatNumber(streak), "num");
+    if (streak >= frame.fire_from) {
       const fire = document.createElement("span");
       fire.title = body.dataset.fire;
       fire.textContent = " 🔥";
-      streak.append(fire);
+      streakCell.append(fire);
     }
-    const now = row.playing ? body.dataset.playing : row.paused ? body.dataset.paused : "";
     tr.append(
-      cell(formatNumber(row.rank), "num"),
-      cell(row.name),
-      cell(formatNumber(row.score), "num"),
-      streak,
-      cell(formatNumber(row.games), "num"),
-      cell(row.performance == null ? "–" : formatNumber(row.performance), "num"),
-      cell(now),
+      cell(formatNumber(rank), "num"),
+      cell(name),
+      cell(formatNumber(score), "num"),
+      streakCell,
+      cell(formatNumber(games), "num"),
+      cell(performance == null ? "–" : formatNumber(performance), "num"),
+      cell(now === "playing" ? body.dataset.playing : now === "paused" ? body.dataset.paused : ""),
     );
     return tr;
   });
