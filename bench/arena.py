@@ -158,7 +158,7 @@ def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
         f"{counts.statements} statements, {counts.round_trips} round trips"
     )
     print(
-        f"  of which the pairing itself (pure) {statistics.median(pure) * 1000:.0f} ms, "
+        f"  of which the pure pairing {statistics.median(pure) * 1000:.0f} ms, "
         f"the tables' creation (games.services.tables_seated_create) "
         f"{statistics.median(tables_made) * 1000:.0f} ms"
     )

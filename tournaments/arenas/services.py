@@ -334,14 +334,14 @@ def _players_seat(players: Sequence[ArenaPlayer]) -> None:
     ]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            columns = list(zip(*rows, strict=True)) if rows else [[]] * 5
+            columns: list[list[object]] = [list(c) for c in zip(*rows, strict=True)]
             cursor.execute(
                 f"UPDATE {table} AS p SET table_id = v.t, "  # noqa: S608 - the model's table
                 "last_opponents = v.l::jsonb, opponents = v.o::jsonb, "
                 "partners = v.pa::jsonb "
                 "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], "
                 "%s::bigint[]) AS v(t, l, o, pa, id) WHERE p.id = v.id",
-                [list(c) for c in columns],
+                columns or [[], [], [], [], []],
             )
         else:
             cursor.executemany(
