@@ -4,14 +4,16 @@ ready" for the player.
 Thin: signed-in players only (4401), an arena that exists (4404). The socket
 joins the arena's group (standings frames, pushed after each finished game,
 throttled) and the player's own group of the arena (``paired``), sends the
-standings once on connect, answers ``ping`` and keeps the player marked present
-on the page: only players with the page open are paired (``presence``).
+standings once on connect (and ``paired`` if the player sits at an arena table),
+answers ``ping`` and keeps the player marked present on the page: only players
+with the page open are paired (``presence``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from realtime.consumers import SocketConsumer
@@ -21,7 +23,7 @@ from realtime.ratelimit import TokenBucket
 from tournaments.arenas.models import Arena
 from tournaments.arenas.notify import arena_group, arena_user_group
 from tournaments.arenas.presence import presence_clear, presence_mark
-from tournaments.arenas.selectors import standings_frame
+from tournaments.arenas.selectors import arena_table_of, standings_frame
 
 NOT_SIGNED_IN = 4401
 NOT_FOUND = 4404
@@ -59,6 +61,19 @@ class ArenaConsumer(SocketConsumer):
         await database_call(presence_mark)(arena_id=self.arena_id, user_id=self.user_id)
         frame = await database_call(standings_frame)(arena_id=self.arena_id)
         await self.send_json(frame)
+        # Seated while no page of theirs was connected (a reload, the join's own
+        # redirect): the pairing's notice was missed, so it is sent now.
+        table_id = await database_call(arena_table_of)(
+            arena_id=self.arena_id, user_id=self.user_id
+        )
+        if table_id is not None:
+            await self.send_json(
+                {
+                    "type": "paired",
+                    "table_id": table_id,
+                    "url": reverse("table", args=[table_id]),
+                }
+            )
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):

@@ -178,3 +178,12 @@ def prizes_table() -> list[dict[str, int]]:
         {"rank": rank, "coins": coins, "xp": xp}
         for rank, (coins, xp) in enumerate(settings.TOURNAMENTS_ARENA_PRIZES, start=1)
     ]
+
+
+def arena_table_of(*, arena_id: int, user_id: int) -> int | None:
+    """The arena table the player sits at now, if any."""
+    return (
+        ArenaPlayer.objects.filter(arena_id=arena_id, user_id=user_id)
+        .values_list("table_id", flat=True)
+        .first()
+    )

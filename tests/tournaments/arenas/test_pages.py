@@ -146,3 +146,21 @@ async def test_the_socket_refuses_strangers_and_unknown_arenas(make_user):
     )
     await comm.connect(timeout=5)
     assert (await comm.receive_output(timeout=5))["code"] == 4404
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_opened_while_seated_is_sent_to_the_table(
+    make_user, make_arena, queued
+):
+    from tournaments.arenas.presence import presence_mark
+    from tournaments.arenas.services import arena_join, arena_pair
+
+    arena = await database_sync_to_async(make_arena)()
+    ana, ben = [await database_sync_to_async(make_user)() for _ in range(2)]
+    for user in (ana, ben):
+        await database_sync_to_async(arena_join)(arena_id=arena.pk, user=user)
+        await database_sync_to_async(presence_mark)(arena_id=arena.pk, user_id=user.pk)
+    (table_id,) = await database_sync_to_async(arena_pair)(arena_id=arena.pk)
+    sock = await arena_socket(ana, arena.pk)
+    assert (await frame_of(sock, "paired"))["table_id"] == table_id
+    await sock.disconnect()
