@@ -65,6 +65,9 @@ class ArenaAdmin(admin.ModelAdmin):
             kwargs["form"] = ArenaCreateForm
         return super().get_form(request, obj, change=change, **kwargs)
 
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        return [] if obj is None else self.inlines
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return []

@@ -319,3 +319,24 @@ def test_a_leaver_is_not_paired_during_a_cooldown(make_arena, joined, queued, pu
     offence_record(user_id=a.pk, table_id=2, kind="forfeit")  # a cooldown
     (table_id,) = arena_pair(arena_id=arena.pk)
     assert a.pk not in ArenaGame.objects.get(table_id=table_id).user_ids
+
+
+def test_leaving_an_arena_game_is_leaving_a_ranked_table(
+    make_arena, joined, queued, pushes, django_capture_on_commit_callbacks
+):
+    from games.services import seat_leave
+    from matchmaking.pools.models import Offence
+
+    arena = make_arena()
+    a, b = joined(arena, 2)
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    seat_leave(table_id=table_id, user=a)
+    order = ArenaGame.objects.get(table_id=table_id).user_ids
+    users = {i: (a if u == a.pk else b) for i, u in enumerate(order)}
+    with django_capture_on_commit_callbacks(execute=True):
+        drive(
+            table_id, {i: u for i, u in users.items() if u == b}, rng=random.Random(2)
+        )
+    assert Offence.objects.filter(user=a, table_id=table_id, kind="forfeit").exists()
+    assert player(arena, a).paused and player(arena, a).score == 0
+    assert player(arena, b).score == 2
