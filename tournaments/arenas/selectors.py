@@ -164,15 +164,6 @@ def arenas_index(user: Any) -> dict[str, Any]:
     }
 
 
-def next_arena() -> Arena | None:
-    """The arena a player can join now or soonest (links from the lobby, home)."""
-    return (
-        Arena.objects.filter(status__in=[Arena.Status.LIVE, Arena.Status.SCHEDULED])
-        .order_by("starts_at")
-        .first()
-    )
-
-
 def prizes_table() -> list[dict[str, int]]:
     return [
         {"rank": rank, "coins": coins, "xp": xp}

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -222,15 +222,29 @@ def _counts(raw: dict[str, int]) -> dict[int, int]:
     return {int(k): int(v) for k, v in raw.items()}
 
 
-@transaction.atomic
 def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
     """Seat the free players of a live arena; return the new tables' ids.
 
     Free: joined, not paused, at no arena table, with the arena's page open, and
     not busy elsewhere. The pairing itself is :func:`pairing.pairing_round`; the
     tables are started online tables of the arena's pool, all written together.
+    A pass that cannot seat a table (too few free players here) reads only.
     """
     now = now or timezone.now()
+    arena = Arena.objects.filter(pk=arena_id).only("seats", "status").first()
+    if arena is None or arena.status != Arena.Status.LIVE:
+        return []
+    free = ArenaPlayer.objects.filter(
+        arena_id=arena_id, paused=False, table_id__isnull=True
+    ).values_list("user_id", flat=True)
+    ids = list(free)
+    if len(present_among(arena_id=arena_id, user_ids=ids)) < arena.seats:
+        return []
+    return _arena_pair_locked(arena_id=arena_id, now=now)
+
+
+@transaction.atomic
+def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None or arena.status != Arena.Status.LIVE or arena.ends_at <= now:
         return []
@@ -486,12 +500,17 @@ def arenas_tick(*, now: datetime | None = None) -> None:
     """Start the arenas due, pair the live ones, end those whose clock ran out and
     finish those whose last games are in; push standings that changed."""
     now = now or timezone.now()
-    Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__lte=now).update(
-        status=Arena.Status.LIVE, standings_version=F("standings_version") + 1
-    )
-    Arena.objects.filter(status=Arena.Status.LIVE, ends_at__lte=now).update(
-        status=Arena.Status.ENDING, standings_version=F("standings_version") + 1
-    )
+    # Reads first: a tick with nothing to do writes nothing (on SQLite even an
+    # UPDATE that matches no row takes the write lock).
+    starting = Q(status=Arena.Status.SCHEDULED, starts_at__lte=now)
+    ending = Q(status=Arena.Status.LIVE, ends_at__lte=now)
+    if Arena.objects.filter(starting | ending).exists():
+        Arena.objects.filter(starting).update(
+            status=Arena.Status.LIVE, standings_version=F("standings_version") + 1
+        )
+        Arena.objects.filter(ending).update(
+            status=Arena.Status.ENDING, standings_version=F("standings_version") + 1
+        )
     for arena_id in Arena.objects.filter(status=Arena.Status.LIVE).values_list(
         "pk", flat=True
     ):
