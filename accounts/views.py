@@ -21,7 +21,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(get_user_model(), username=username)
+    # Inactive users (closed accounts, the guests of embedded games) have no page.
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(request, "accounts/profile.html", {"player": player})
 
 

@@ -53,9 +53,10 @@ class PgCounts:
 
 @dataclass
 class RedisCounts:
-    """Commands by name (upper case)."""
+    """Commands by name (upper case), and the channel of each ``PUBLISH``."""
 
     commands: Counter[str] = field(default_factory=Counter)
+    published: Counter[str] = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
@@ -203,26 +204,33 @@ class RedisWire(_Proxy):
             parsed = _resp_array(buffer, used)
             if parsed is None:
                 return used
-            name, used = parsed
+            name, first, used = parsed
             self.counts.commands[name] += 1
+            if name == "PUBLISH":
+                self.counts.published[first] += 1
         return used
 
     def snapshot(self) -> RedisCounts:
         with self._lock:
-            return RedisCounts(Counter(self.counts.commands))
+            return RedisCounts(
+                Counter(self.counts.commands), Counter(self.counts.published)
+            )
 
     def since(self, before: RedisCounts) -> RedisCounts:
-        return RedisCounts(self.snapshot().commands - before.commands)
+        now = self.snapshot()
+        return RedisCounts(
+            now.commands - before.commands, now.published - before.published
+        )
 
 
-def _resp_array(buffer: bytearray, start: int) -> tuple[str, int] | None:
-    """The command name of the RESP array at ``start`` and where it ends, or None
-    if the array is not all in ``buffer`` yet."""
+def _resp_array(buffer: bytearray, start: int) -> tuple[str, str, int] | None:
+    """The command name of the RESP array at ``start``, its first argument (empty if
+    none) and where it ends, or None if the array is not all in ``buffer`` yet."""
     end = buffer.find(b"\r\n", start)
     if end < 0:
         return None
     items = int(buffer[start + 1 : end])
-    at, name = end + 2, ""
+    at, name, first = end + 2, "", ""
     for i in range(items):
         end = buffer.find(b"\r\n", at)
         if end < 0:
@@ -232,8 +240,10 @@ def _resp_array(buffer: bytearray, start: int) -> tuple[str, int] | None:
             return None
         if i == 0:
             name = bytes(buffer[end + 2 : end + 2 + size]).decode().upper()
+        elif i == 1:
+            first = bytes(buffer[end + 2 : end + 2 + size]).decode(errors="replace")
         at = end + 2 + size + 2
-    return name, at
+    return name, first, at
 
 
 def wire_database(pg: PgWire, alias: str = "default") -> None:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from accounts.consumers import PresenceConsumer
+from embed.routing import websocket_urlpatterns as embed_websockets
 from games.routing import websocket_urlpatterns as games_websockets
 from matchmaking.routing import websocket_urlpatterns as matchmaking_websockets
 from tournaments.arenas.routing import websocket_urlpatterns as arenas_websockets
@@ -12,4 +13,5 @@ websocket_urlpatterns = [
     *games_websockets,
     *matchmaking_websockets,
     *arenas_websockets,
+    *embed_websockets,
 ]

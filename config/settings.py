@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "friends",
     "chat",
     "tournaments",
+    "embed",
 ]
 
 MIDDLEWARE = [
@@ -136,6 +137,10 @@ else:
             },
         }
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend without the health check's SELECT 1 on a busy connection
+    # (dbtools/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "dbtools.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # The session's time zone (UTC, as Django keeps it with USE_TZ) as a startup
     # parameter: otherwise Django sends ``SET TimeZone`` on each new connection, one
@@ -208,6 +213,13 @@ else:
 
 # Tasks go to a queue of this deployment's own (a worker consumes only it).
 CELERY_TASK_DEFAULT_QUEUE = f"{DEPLOYMENT_PREFIX}.tasks"
+# Hand reviews (docs/review.md) have a queue of their own, consumed by a worker of
+# one thread (``config.review_worker``; the embedded default runs one in-process):
+# seconds of CPU each, they never take a thread the table jobs wait for.
+REVIEW_QUEUE = f"{DEPLOYMENT_PREFIX}.reviews"
+CELERY_TASK_ROUTES = {"games.review_hand": {"queue": REVIEW_QUEUE}}
+# Deeper reviews a player may ask for per hour.
+REVIEW_DEEP_PER_HOUR = env.int("REVIEW_DEEP_PER_HOUR", default=5)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
@@ -233,13 +245,23 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The ledger, every finish and every stake pot (ops/audit.py).
     "ops-audit": {"task": "ops.audit", "schedule": 3600.0},
     "games-sweep-overdue": {"task": "games.sweep_overdue", "schedule": 5.0},
+    # Turn clocks run out here, within a second of their deadline (games/sweep.py);
+    # a sweep not started within the second is dropped, the next one does its work.
+    "games-clock-sweep": {
+        "task": "games.clock_sweep",
+        "schedule": 1.0,
+        "options": {"expires": 1.0},
+    },
     "games-finish-sweep": {"task": "games.finish_sweep", "schedule": 10.0},
     "games-practice-expire": {"task": "games.practice_expire", "schedule": 600.0},
+    # Ended embedded games and their guests (embed/services.py).
+    "embed-purge": {"task": "embed.purge", "schedule": 900.0},
     "matchmaking-waves": {
         "task": "matchmaking.waves",
         "schedule": env.float("MATCHMAKING_WAVE_SECONDS", default=2.0),
     },
     "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
+    "tournaments-sitgo-sweep": {"task": "tournaments.sitgo_sweep", "schedule": 5.0},
     # /healthz: proves beat, the broker and a worker run (ops/heartbeat.py).
     "ops-heartbeat": {
         "task": "ops.heartbeat",
@@ -373,6 +395,10 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SEC
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 # Scripts, styles and images from this site only; no inline code (config/security.py).
 CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=DEFAULT_POLICY)
+
+# --- Embedded game (docs/embed.md)
+# New embedded games one client address may start an hour; 0 lifts the limit.
+EMBED_RATE_LIMIT = env.int("EMBED_RATE_LIMIT", default=60)
 
 # --- WebSockets
 # -------------------------------------------------------------------------
@@ -540,3 +566,7 @@ STAKE_SHAPES: dict[str, dict[str, object]] = {
     "all_fives-2": {"variant": "all_fives", "seats": 2},
 }
 STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)
+# Stake sit-and-gos (docs/tournaments-sitgo.md): every table 4 players of Block.
+SITGO_GAME: dict[str, object] = {"variant": "block", "target": 50}
+SITGO_FILL_SECONDS = env.int("SITGO_FILL_SECONDS", default=600)
+SITGO_NOSHOW_SECONDS = env.int("SITGO_NOSHOW_SECONDS", default=120)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("friends.urls")),
     path("", include("chat.urls")),
     path("", include("tournaments.urls")),
+    path("", include("embed.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path(

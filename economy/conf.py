@@ -74,6 +74,20 @@ def table_url() -> str:
     return getattr(settings, "ECONOMY_TABLE_URL", "/tables/{ref}/")
 
 
+# Pots that belong to something other than one table: ``<prefix>-<id>`` refs and
+# where their page lives (``{id}`` replaced), e.g. a sit-and-go's single pot.
+DEFAULT_POT_URLS = {"sitgo": "/tournaments/sitgo/{id}/"}
+
+
+def pot_url(ref: str) -> str:
+    """The page of the pot or table ``ref`` (a table id, or ``<prefix>-<id>``)."""
+    prefix, _, rest = ref.rpartition("-")
+    if prefix:
+        urls: dict[str, str] = getattr(settings, "ECONOMY_POT_URLS", DEFAULT_POT_URLS)
+        return urls[prefix].format(id=rest) if prefix in urls else ""
+    return table_url().format(ref=ref)
+
+
 def audit_alert_email() -> bool:
     """Mail the site admins (``ADMINS``) when the audit finds a breach."""
     return bool(getattr(settings, "ECONOMY_AUDIT_MAIL_ADMINS", True))

@@ -410,3 +410,69 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
         table_ref=table_ref,
         escrow_set={"state": Account.State.SETTLED.value},
     )
+
+
+def places_split(*, total: int, shares: Sequence[int]) -> list[int]:
+    """Split ``total`` coins by percentage ``shares`` (best place first, summing to
+    100): each place gets its share rounded down, and the coins the rounding left
+    go to the first place, so the amounts always sum to ``total``."""
+    amounts = [total * share // 100 for share in shares]
+    amounts[0] += total - sum(amounts)
+    return amounts
+
+
+@transaction.atomic
+def pot_settle_places(
+    *, table_ref: str, places: Sequence[int], shares: Sequence[int]
+) -> Transaction:
+    """Pay the whole pot by finishing place, no commission, and mark it ``settled``.
+
+    ``places`` are the payees' user ids, best first; place ``i`` receives
+    ``shares[i]`` percent (``shares`` are whole percentages summing to 100, one
+    per payee, best first). Each amount is rounded down and the coins the rounding
+    left go to the best-placed payee (:func:`places_split`), so no coin is created
+    or lost. Every payee must hold an entry in this pot (paid and not refunded).
+
+    Idempotent under the key ``payout:<table_ref>``: settling again (or a
+    concurrent settle that waited for the escrow's lock) with the same places and
+    shares returns the first payout; with others it raises
+    :class:`IdempotencyConflict`. Raises :class:`PotNotFound` for a missing pot,
+    :class:`PotClosed` for a refunded one and :class:`InvalidInput` for bad places
+    or shares.
+    """
+    check_table_ref(table_ref)
+    payees = [check_user_id(uid) for uid in places]
+    cuts = list(shares)
+    if any(type(s) is not int or s <= 0 for s in cuts) or sum(cuts) != 100:
+        raise InvalidInput(f"shares must be positive whole percentages: {cuts}")
+    if len(payees) != len(cuts):
+        raise InvalidInput(f"{len(cuts)} shares for {len(payees)} places")
+    if len(set(payees)) != len(payees):
+        raise InvalidInput(f"a payee appears twice: {payees}")
+    escrow, wallets = escrow_wallets_lock(table_ref=table_ref, user_ids=payees)
+    if escrow is None:
+        raise PotNotFound(f"table {table_ref} has no pot")
+    key = f"payout:{table_ref}"
+    fingerprint = fingerprint_of(
+        {"kind": "payout", "table": table_ref, "places": payees, "shares": cuts}
+    )
+    if (posted := transaction_existing(key=key, fingerprint=fingerprint)) is not None:
+        return posted
+    if escrow.state != Account.State.OPEN:
+        raise PotClosed(f"the pot of table {table_ref} is {escrow.state}")
+    holders = {s.user_id for s in _sittings(table_ref=table_ref) if not s.refunded}
+    if strangers := [uid for uid in payees if uid not in holders]:
+        raise InvalidInput(f"user(s) {strangers} hold no entry in pot {table_ref}")
+    total = escrow.balance or 0  # an escrow always keeps a balance
+    legs = [(escrow, -total)]
+    for uid, amount in zip(payees, places_split(total=total, shares=cuts), strict=True):
+        if amount:
+            legs.append((wallets[uid], amount))
+    return ledger_post(
+        key=key,
+        kind=Transaction.Kind.PAYOUT,
+        legs=legs,
+        fingerprint=fingerprint,
+        table_ref=table_ref,
+        escrow_set={"state": Account.State.SETTLED.value},
+    )

@@ -94,7 +94,6 @@ def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
     )
     result: Page[Any] = Paginator(entries, HISTORY_PAGE_SIZE).get_page(page)
     labels = dict(Transaction.Kind.choices)
-    url = conf.table_url()
     result.object_list = [
         HistoryLine(
             transaction_id=e.transaction_id,
@@ -103,7 +102,7 @@ def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
             label=str(labels.get(e.transaction.kind, e.transaction.kind)),
             amount=e.amount,
             table_ref=e.transaction.table_ref,
-            table_url=url.format(ref=e.transaction.table_ref)
+            table_url=conf.pot_url(e.transaction.table_ref)
             if e.transaction.table_ref
             else "",
             memo=memo_words(kind=e.transaction.kind, memo=e.transaction.memo),

@@ -13,6 +13,7 @@ from economy.pots import (
     pot_open,
     pot_refund_all,
     pot_settle,
+    pot_settle_places,
 )
 from economy.rewards import Placing, RewardLine, rewards_compute, table_rewards_pay
 from economy.shop import shop_buy
@@ -29,6 +30,7 @@ __all__ = [
     "pot_open",
     "pot_refund_all",
     "pot_settle",
+    "pot_settle_places",
     "rewards_compute",
     "shop_buy",
     "table_rewards_pay",

@@ -31,6 +31,7 @@ from games.spectators import (
     spectator_leave,
     spectator_renew,
     spectators_count,
+    watched_mark,
 )
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
@@ -85,6 +86,8 @@ class TableConsumer(SocketConsumer):
             if count:
                 await self.send_json({"type": "watching", "count": count})
             return
+        # Before reading the state: every move from here on publishes to spectators.
+        await database_call(watched_mark)(self.table_id)
         await self._send_state()
         changed, count = await sync_to_async(spectator_join, thread_sensitive=False)(
             table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
@@ -141,6 +144,7 @@ class TableConsumer(SocketConsumer):
             await sync_to_async(spectator_renew, thread_sensitive=False)(
                 table_id=self.table_id, user_id=self.user.pk, socket=self.channel_name
             )
+            await database_call(watched_mark)(self.table_id)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None

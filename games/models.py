@@ -52,6 +52,10 @@ class Table(models.Model):
     # The engine state spectators are shown, behind the game (``games.spectators``);
     # empty until the first move, when they see the deal as it stands.
     watch_state = models.JSONField(null=True, blank=True)
+    # Until when someone may be watching: each spectator socket pushes it on when it
+    # connects and at each renewal; a table nobody watches publishes no spectator
+    # frame (``games.spectators``).
+    watched_until = models.DateTimeField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
     clock_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="seconds per decision; empty = no clock"
@@ -191,3 +195,55 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} #{self.seq}"
+
+
+class HandReview(models.Model):
+    """The review of one finished hand of a table (docs/review.md), computed once
+    by the worker (``games.reviews``) and kept: at most one row per hand.
+
+    ``result`` is ``games.review.export.review_to_json``'s data; it stays while a
+    deeper review of the same hand is computed, which then replaces it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for the worker")
+        RUNNING = "running", _("Being computed")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Could not be computed")
+
+    class Depth(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        DEEP = "deep", _("Deep")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reviews")
+    hand = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    progress = models.PositiveSmallIntegerField(default=0)
+    depth = models.CharField(
+        max_length=10, choices=Depth.choices, default=Depth.STANDARD
+    )
+    result = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+    # Who asked for the deeper review (the rate limit counts per player).
+    deep_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "hand"], name="hand_review_unique_hand"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} hand {self.hand}: {self.status}"

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from games.models import Seat, Table
 from games.names import seat_display_name, variant_title
+from games.reviews.steps import hands_finished
 
 PER_PAGE = 20
 LIVE = (Table.Status.WAITING, Table.Status.PLAYING)
@@ -29,6 +30,8 @@ class GameRow:
     result: str
     opponents: str
     date: datetime
+    # The first hand with a review to open (0: no hand was played to its end).
+    review_hand: int = 0
 
 
 def _result_words(table: Table, mine: Seat, seats: list[Seat]) -> str:
@@ -61,6 +64,7 @@ def _row(table: Table, user_id: int) -> GameRow:
         result=_result_words(table, mine, seats),
         opponents=", ".join(others),
         date=table.finished_at or table.started_at or table.created_at,
+        review_hand=1 if hands_finished(table=table) else 0,
     )
 
 

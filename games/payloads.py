@@ -63,6 +63,18 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
+# What the engine's view holds for the computer players and the review, not the
+# page: the seat's copy of the state (the same facts again in engine form).
+_NOT_SENT = ("public_state",)
+
+
+def _view(state: engine.State, position: int | None) -> dict[str, Any]:
+    view = engine.view(state, position)
+    for key in _NOT_SENT:
+        view.pop(key, None)
+    return view
+
+
 def state_frame(
     *,
     table: Table,
@@ -83,7 +95,7 @@ def state_frame(
         "table": table_part,
         "seats": seats_part,
         "you": position,
-        "view": engine.view(state, position) if state is not None else None,
+        "view": _view(state, position) if state is not None else None,
         "events": engine.events_for(list(events), position) if events else [],
     }
 
@@ -117,8 +129,10 @@ def table_frames(
     state: engine.State | None,
     events: Sequence[dict[str, Any]] = (),
     spectated: tuple[engine.State | None, Sequence[dict[str, Any]]] | None = None,
+    watchers: bool = True,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One ``state`` frame per seat group and one for spectators, for the outbox.
+    """One ``state`` frame per seat group and, if someone may be watching
+    (``watchers``), one for spectators, for the outbox.
 
     ``spectated`` is the state spectators are shown with its events (the same as
     the players' when None)."""
@@ -138,6 +152,8 @@ def table_frames(
         for seat in seats
         if not seat.is_bot  # nobody is ever in a computer player's seat group
     ]
+    if not watchers:
+        return out
     shown, shown_events = spectated if spectated is not None else (state, events)
     spectators = spectator_frame(
         table=table, seats=seats, state=shown, events=shown_events, public=public

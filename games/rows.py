@@ -1,7 +1,8 @@
 """The rows of one move, read and written with SQL composed once per process.
 
 Decision: a move is four statements (lock the table, read its seats, append the
-event, update the table). Through the ORM each of them cost 0.5-0.8 ms of CPU on the
+event, update the table), two on PostgreSQL (``table_with_seats`` locks and reads,
+``move_write`` writes both). Through the ORM each cost 0.5-0.8 ms of CPU on the
 benchmark machine, ten times the SQL itself: query compilation and model building.
 At 100 busy tables that time is spent under the daphne process's one interpreter
 lock, where every player's round trip waits for it (``bench/ws_load.py``).
@@ -156,16 +157,92 @@ def table_seats(table: Table) -> list[Seat]:
     return seats
 
 
-def event_append(
-    *,
+@cache
+def _table_seats_sql(lock: bool) -> str:
+    """PostgreSQL: the table row and its seats (as one JSON array of arrays, by
+    position) in one statement, the row locked if ``lock``."""
+    user = get_user_model()._meta
+    seat = Seat._meta
+    table = quote_name(Table._meta.db_table)
+    table_id = f"t.{quote_name('id')}"
+    values = ", ".join(f"s.{quote_name(f.column)}" for f in seat.concrete_fields)
+    join = f"u.{quote_name(user.pk.column)} = s.{_col(seat, 'user')}"
+    seats = (
+        f"SELECT json_agg(json_build_array({values}, u.{_col(user, 'username')}) "  # noqa: S608
+        f"ORDER BY s.{_col(seat, 'position')}) "
+        f"FROM {quote_name(seat.db_table)} s "
+        f"LEFT JOIN {quote_name(user.db_table)} u ON {join} "
+        f"WHERE s.{_col(seat, 'table')} = {table_id}"
+    )
+    return (
+        f"SELECT {column_list(Table, 't')}, ({seats}) AS seat_rows "  # noqa: S608
+        f"FROM {table} t WHERE {table_id} = %s{' FOR UPDATE OF t' if lock else ''}"
+    )
+
+
+def table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]] | None:
+    """The table row and its seats by position (each with its user's id and name),
+    the row locked until the transaction ends if ``lock``: one statement on
+    PostgreSQL, :func:`table_locked` (or :func:`table_read`) and :func:`table_seats`
+    elsewhere. None if there is no such table."""
+    if connection.vendor != "postgresql":
+        table = table_locked(table_id) if lock else table_read(table_id)
+        return None if table is None else (table, table_seats(table))
+    found = rows_load(Table, _table_seats_sql(lock), [table_id])
+    if not found:
+        return None
+    table = found[0]
+    rows = table.__dict__.pop("seat_rows") or []
+    if isinstance(rows, str):  # json as text, as Django's psycopg set-up loads it
+        rows = json.loads(rows)
+    names = [f.attname for f in Seat._meta.concrete_fields]
+    user_model = get_user_model()
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(connection.alias, names, row[:-1])
+        seat.table = table
+        if seat.user_id is not None:
+            seat.user = user_model.from_db(
+                connection.alias, ["id", "username"], [seat.user_id, row[-1]]
+            )
+        seats.append(seat)
+    return table, seats
+
+
+@cache
+def _write_sql(fields: tuple[str, ...], conditional: bool) -> str:
+    """PostgreSQL: the table's UPDATE and its log entry's INSERT as one statement,
+    the entry written only if the row was (``conditional``: only at the ``seq``
+    the move was decided at)."""
+    meta = Table._meta
+    sets = ", ".join(f"{_col(meta, f)} = %s" for f in fields)
+    table = quote_name(meta.db_table)
+    where = f"{quote_name('id')} = %s"
+    if conditional:
+        where += f" AND {_col(meta, 'seq')} = %s"
+    event = TableEvent._meta
+    cols = ", ".join(_col(event, f) for f in _EVENT_FIELDS)
+    casts = ", ".join(
+        f"CAST(%s AS {concrete_field(event, f).db_type(connection)})"
+        for f in _EVENT_FIELDS[1:]
+    )
+    return (
+        f"WITH u AS (UPDATE {table} SET {sets} WHERE {where} "  # noqa: S608
+        f"RETURNING {quote_name('id')}) "
+        f"INSERT INTO {quote_name(event.db_table)} ({cols}) "
+        f"SELECT u.{quote_name('id')}, {casts} FROM u"
+    )
+
+
+def _event_params(
     table: Table,
+    *,
     seq: int,
     seat: int | None,
     actor: str,
     action: dict[str, Any] | None,
     events: list[dict[str, Any]],
-) -> None:
-    """Append one ``TableEvent`` (the move log is never updated, only added to)."""
+) -> list[Any]:
     values = {
         "table": table.pk,
         "seq": seq,
@@ -176,10 +253,77 @@ def event_append(
         "created_at": timezone.now(),
     }
     meta = TableEvent._meta
-    params = [
+    return [
         concrete_field(meta, f).get_db_prep_save(values[f], connection)
         for f in _EVENT_FIELDS
     ]
+
+
+def _update_params(table: Table, names: tuple[str, ...]) -> list[Any]:
+    meta = Table._meta
+    params = []
+    for name in names:
+        field = concrete_field(meta, name)
+        params.append(field.get_db_prep_save(getattr(table, field.attname), connection))
+    return params
+
+
+def move_write(
+    table: Table,
+    fields: Sequence[str],
+    *,
+    seat: int | None,
+    actor: str,
+    action: dict[str, Any] | None,
+    events: list[dict[str, Any]],
+    expected_seq: int | None = None,
+) -> bool:
+    """Save ``fields`` of ``table`` and append its log entry at ``table.seq``: one
+    statement on PostgreSQL, :func:`event_append` and :func:`table_update`
+    elsewhere (call it holding the row lock there).
+
+    With ``expected_seq`` (PostgreSQL only) both are written only if the row is
+    still at that ``seq``, which is what a move decided from an unlocked read needs
+    instead of the lock; False if it was not (nothing written)."""
+    if connection.vendor != "postgresql":
+        if expected_seq is not None:
+            raise ValueError("a conditional write needs PostgreSQL")
+        event_append(
+            table=table,
+            seq=table.seq,
+            seat=seat,
+            actor=actor,
+            action=action,
+            events=events,
+        )
+        table_update(table, fields)
+        return True
+    names = tuple(dict.fromkeys(fields))
+    params = [*_update_params(table, names), table.pk]
+    if expected_seq is not None:
+        params.append(expected_seq)
+    entry = _event_params(
+        table, seq=table.seq, seat=seat, actor=actor, action=action, events=events
+    )
+    with prepared_cursor() as cursor:
+        cursor.execute(_write_sql(names, expected_seq is not None), params + entry[1:])
+        written: bool = cursor.rowcount == 1
+    return written
+
+
+def event_append(
+    *,
+    table: Table,
+    seq: int,
+    seat: int | None,
+    actor: str,
+    action: dict[str, Any] | None,
+    events: list[dict[str, Any]],
+) -> None:
+    """Append one ``TableEvent`` (the move log is never updated, only added to)."""
+    params = _event_params(
+        table, seq=seq, seat=seat, actor=actor, action=action, events=events
+    )
     with prepared_cursor() as cursor:
         cursor.execute(_event_sql(), params)
 
@@ -187,11 +331,6 @@ def event_append(
 def table_update(table: Table, fields: Sequence[str]) -> None:
     """``table.save(update_fields=fields)``, without the query compiler."""
     names = tuple(dict.fromkeys(fields))
-    meta = Table._meta
-    params = []
-    for name in names:
-        field = concrete_field(meta, name)
-        params.append(field.get_db_prep_save(getattr(table, field.attname), connection))
-    params.append(table.pk)
+    params = [*_update_params(table, names), table.pk]
     with prepared_cursor() as cursor:
         cursor.execute(_update_sql(names), params)

@@ -1,4 +1,5 @@
-"""Spectators: what they are shown, how late, and how many of them there are.
+"""Spectators: what they are shown, how late, how many there are, and no frame for
+them when nobody watches.
 
 **The delay.** A spectator must not be able to help a player (by telling them, on
 another channel, what was just played), so spectators see a table behind the game:
@@ -15,6 +16,12 @@ written in the same UPDATE as the move), so every process and a spectator who
 connects mid-hand see the same thing, and nothing is sent to them early. The turn
 clock is withheld from spectators too: it would say whose turn it is now.
 
+**Nobody watching, nothing sent.** Each spectator socket pushes the table's
+``watched_until`` ``WATCH_SECONDS`` ahead when it connects (before it reads the state,
+and behind any move holding the row, so no move falls between) and at each renewal;
+a move publishes the spectators' frame only while it is ahead. It lapses on its own
+when the last spectator leaves or their server dies.
+
 **The count.** Each spectator's open sockets are counted per table in
 ``realtime.socket_sets`` (Redis, or this process's memory on the embedded default),
 with a set of the people watching; the players and the spectators are told how many
@@ -23,7 +30,10 @@ people watch (``{"type": "watching", "count": n}``) when it changes and on conne
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games import engine
 from games.engine.state import PHASE_HAND_OVER, PHASE_MATCH_OVER
@@ -34,6 +44,22 @@ from realtime.socket_sets import (
     socket_set_remove,
     socket_set_renew,
 )
+
+# Longer than a socket's renewal period (``realtime.sockets.SLOT_RENEW_SECONDS``),
+# so a live spectator keeps it ahead.
+WATCH_SECONDS = 120
+
+
+def watched(table: Table) -> bool:
+    """Whether someone may be watching ``table`` now."""
+    return table.watched_until is not None and table.watched_until > timezone.now()
+
+
+def watched_mark(table_id: int) -> None:
+    """A spectator socket is open (or renewed): publish their frames from now on."""
+    Table.objects.filter(pk=table_id).update(
+        watched_until=timezone.now() + timedelta(seconds=WATCH_SECONDS)
+    )
 
 
 def hand_delayed(table: Table) -> bool:

@@ -6,8 +6,9 @@ from celery import shared_task
 
 from games.expiry import practice_tables_expire
 from games.finish import finish_steps_sweep
+from games.reviews.services import review_run
 from games.services import table_tick
-from games.sweep import tables_overdue_tick
+from games.sweep import clocks_due_tick, tables_overdue_tick
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,12 @@ def sweep_overdue_task() -> None:
         logger.warning("sweep ran %d overdue table jobs", done)
 
 
+@shared_task(name="games.clock_sweep", ignore_result=True)
+def clock_sweep_task() -> None:
+    """Run out the turn clocks past their deadline (they have no task of their own)."""
+    clocks_due_tick()
+
+
 @shared_task(name="games.finish_sweep", ignore_result=True)
 def finish_sweep_task() -> None:
     """Apply what finished tables still owe (a process died after their commit)."""
@@ -40,3 +47,11 @@ def practice_expire_task() -> None:
     done = practice_tables_expire()
     if done:
         logger.info("abandoned %d idle practice tables", done)
+
+
+@shared_task(name="games.review_hand", ignore_result=True)
+def review_hand_task(review_id: int) -> None:
+    """Compute one hand's review (``games.reviews``); on the reviews' own queue,
+    so it never takes a thread that moves wait for. Idempotent: a review
+    already taken does nothing."""
+    review_run(review_id=review_id)

@@ -2,6 +2,7 @@ from django.urls import path
 
 from games import views
 from games.replays import views as replays
+from games.reviews import views as reviews
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -18,4 +19,19 @@ urlpatterns = [
         name="table-replay-json",
     ),
     path("tables/<int:table_id>/record.txt", replays.table_record, name="table-record"),
+    path(
+        "tables/<int:table_id>/review/<int:hand>/",
+        reviews.table_review,
+        name="table-review",
+    ),
+    path(
+        "tables/<int:table_id>/review/<int:hand>.json",
+        reviews.table_review_json,
+        name="table-review-json",
+    ),
+    path(
+        "tables/<int:table_id>/review/<int:hand>/deeper/",
+        reviews.table_review_deeper,
+        name="table-review-deeper",
+    ),
 ]

@@ -117,6 +117,8 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
         else None,
         "history": reverse("table-history", args=[table.pk]),
         "replay": reverse("table-replay", args=[table.pk]),
+        # The review of hand n is ``review`` + "<n>/" (games.reviews).
+        "review": reverse("table-review", args=[table.pk, 1]).removesuffix("1/"),
         "fair": reverse("table-fair", args=[table.pk]),
         "play": reverse("play"),
         "room": reverse(settings.GAMES_FRIEND_ROOM_URL, args=[table.pk])

@@ -20,6 +20,7 @@ from economy import conf as economy_conf
 from economy.audit import ledger_audit
 from games.audit import finish_audit
 from matchmaking.audit import stake_pots_audit, unearned_minting_audit
+from tournaments.sitgo.audit import sitgo_pots_audit
 
 logger = logging.getLogger("ops.audit")
 
@@ -37,6 +38,7 @@ PARTS = (
     AuditPart("ledger", lambda: [str(b) for b in ledger_audit()]),
     AuditPart("finish", finish_audit),
     AuditPart("stakes", stake_pots_audit),
+    AuditPart("sitgo", sitgo_pots_audit),
     AuditPart("minting", unearned_minting_audit),
 )
 

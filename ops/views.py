@@ -4,30 +4,17 @@ import ipaddress
 import logging
 from typing import Any
 
-from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from core.requests import client_address
 from ops.checks import CHECKS, Behind
 from ops.metrics import metrics_text
 from ops.services import beacon_schedule, beacon_state
 
 logger = logging.getLogger(__name__)
-
-
-def client_address(request: HttpRequest) -> str:
-    """The address of whoever sent ``request``.
-
-    Behind the proxy (``BEHIND_PROXY``) the last X-Forwarded-For address is the one
-    the proxy appended, which a client cannot forge (allauth reads the same one);
-    a request without it came to the process directly.
-    """
-    forwarded = request.headers.get("x-forwarded-for", "")
-    if settings.BEHIND_PROXY and forwarded:
-        return forwarded.rsplit(",", 1)[-1].strip()
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def may_see_details(request: HttpRequest) -> bool:

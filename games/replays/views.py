@@ -54,6 +54,9 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "record": _with_share(reverse("table-record", args=[table.pk]), share),
         "link": link,
         "title": table_title(table),
+        # Hand n's review: ``review`` + "<n>/", its verdicts ``review`` + "<n>.json".
+        "review": reverse("table-review", args=[table.pk, 1]).removesuffix("1/"),
+        "share": share or "",
     }
     return render(
         request,

@@ -12,15 +12,18 @@ measures what it costs. The budgets:
   table, so a late position mostly reads what an early one found);
 * ``LUCK_NODES`` for the deal's value from the hand's first decision.
 
-A deeper review (a player's request) passes larger budgets.
+A deeper review (a player's request) passes larger budgets. ``budget_for``
+chooses them for a table: double-9 and double-12 sets and five-seat tables get
+fewer deals and nodes (their positions are dearer), and say so (``reduced``),
+so the page labels their figures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.engine import Action, State
+from games.engine import Action, Options, State
 from games.review.faceup import FaceUpStep, face_up_line
 from games.review.luck import Luck, deal_luck
 from games.review.single import (
@@ -32,6 +35,40 @@ from games.review.single import (
 
 FACE_UP_NODES = 20_000
 LUCK_NODES = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work one review may do (module docstring); ``reduced``: less than
+    the standard review of its depth, because the table is a large one."""
+
+    samples: int
+    max_nodes: int
+    face_up_nodes: int
+    luck_nodes: int
+    reduced: bool = False
+
+
+STANDARD = Budget(DEFAULT_SAMPLES, DEFAULT_MAX_NODES, FACE_UP_NODES, LUCK_NODES)
+# A player's request: three times the deals, three times the nodes per deal.
+DEEP = Budget(
+    DEFAULT_SAMPLES * 3, DEFAULT_MAX_NODES * 3, FACE_UP_NODES * 3, LUCK_NODES * 3
+)
+
+
+def budget_for(options: Options, *, deep: bool = False) -> Budget:
+    """The budget of a review of a hand played with ``options``: halved deals
+    and nodes on double-9/12 sets and five-seat tables (``reduced``)."""
+    base = DEEP if deep else STANDARD
+    if options.set_max <= 6 and options.seats < 5:
+        return base
+    return Budget(
+        max(4, base.samples // 2),
+        base.max_nodes // 2,
+        base.face_up_nodes // 2,
+        base.luck_nodes // 2,
+        reduced=True,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,18 +90,64 @@ def hand_review(
     max_nodes: int = DEFAULT_MAX_NODES,
     face_up_nodes: int = FACE_UP_NODES,
     luck_nodes: int = LUCK_NODES,
+    progress: Callable[[int], None] | None = None,
 ) -> HandReview:
     """Review one finished hand (module docstring); ``steps`` must hold at
-    least its first decision."""
+    least its first decision.
+
+    ``progress(percent)``, when given, is called as the work advances (0 to
+    100): each decision reviewed counts one part, the face-up line and the
+    luck one part each."""
     if not steps:
         raise ValueError("a hand review needs the hand's steps")
-    return HandReview(
-        decisions=tuple(
-            review_hand(steps, seed=seed, samples=samples, max_nodes=max_nodes)
-        ),
-        face_up=tuple(face_up_line(steps, max_nodes=face_up_nodes)),
-        luck=deal_luck(steps[0][0], max_nodes=luck_nodes),
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(min(100, 100 * done // max(1, total)))
+
+    parts = 2
+
+    def decided(done: int, total: int) -> None:
+        report(done, total + parts)
+
+    decisions = review_hand(
+        steps, seed=seed, samples=samples, max_nodes=max_nodes, progress=decided
+    )
+    n = len(decisions)
+    face_up = tuple(face_up_line(steps, max_nodes=face_up_nodes))
+    report(n + 1, n + parts)
+    luck = deal_luck(steps[0][0], max_nodes=luck_nodes)
+    report(n + parts, n + parts)
+    return HandReview(decisions=tuple(decisions), face_up=face_up, luck=luck)
+
+
+def hand_review_with(
+    steps: Sequence[tuple[State, int, Action]],
+    budget: Budget,
+    *,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> HandReview:
+    """``hand_review`` at ``budget``."""
+    return hand_review(
+        steps,
+        seed=seed,
+        samples=budget.samples,
+        max_nodes=budget.max_nodes,
+        face_up_nodes=budget.face_up_nodes,
+        luck_nodes=budget.luck_nodes,
+        progress=progress,
     )
 
 
-__all__ = ["FACE_UP_NODES", "LUCK_NODES", "HandReview", "hand_review"]
+__all__ = [
+    "DEEP",
+    "FACE_UP_NODES",
+    "LUCK_NODES",
+    "STANDARD",
+    "Budget",
+    "HandReview",
+    "budget_for",
+    "hand_review",
+    "hand_review_with",
+]

@@ -6,8 +6,9 @@ of the other sides'; Spider's penalty points count against the side charged),
 estimated over deals consistent with what the seat saw (``single``).
 
 The thresholds below are **provisional**: set by hand from the size of a
-typical hand's points in each scoring, not yet measured. docs/review.md
-("Thresholds") describes the self-play benchmark that is to replace them.
+typical hand's points in each scoring. ``bench/review_thresholds.py`` is the
+self-play benchmark that settles them (docs/review.md, "Labels and their
+thresholds", has its rule and a first small run, too small to replace them).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ class Thresholds(NamedTuple):
     blunder: float
 
 
-# Provisional (see the module docstring). Pip-count scorings: a double-6 hand
+# Provisional (see the module docstring); to be settled by
+# ``nice .venv/bin/python bench/review_thresholds.py --hands 200 --levels
+# easy,medium,hard``. Pip-count scorings: a double-6 hand
 # is typically worth 10 to 40 points to its winner; end-sum scorings move in
 # fives; Catalan's blocked hand pays every pip in hands; Spider charges penalties.
 THRESHOLDS: dict[str, Thresholds] = {

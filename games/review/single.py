@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from games.bots.hard import inference
@@ -271,20 +271,30 @@ def review_hand(
     samples: int = DEFAULT_SAMPLES,
     max_nodes: int = DEFAULT_MAX_NODES,
     seats: Iterable[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[int, DecisionReview]]:
     """Every reviewable decision of a hand's ``steps`` (each the state before
     an action, the seat and the action, as a replay of the hand's log gives
-    them), as (step index, review); ``seats`` limits it to those seats."""
+    them), as (step index, review); ``seats`` limits it to those seats.
+
+    ``progress(done, total)``, when given, is called after each decision is
+    reviewed (``total``: the decisions to review), so a caller can show how
+    far the review has gone."""
     only = None if seats is None else set(seats)
+    todo = [
+        (i, state, seat, action)
+        for i, (state, seat, action) in enumerate(steps)
+        if (only is None or seat in only) and reviewable(state, seat, action)
+    ]
     out = []
-    for i, (state, seat, action) in enumerate(steps):
-        if only is not None and seat not in only:
-            continue
+    for done, (i, state, seat, action) in enumerate(todo, start=1):
         rev = review_decision(
             state, seat, action, seed=seed, samples=samples, max_nodes=max_nodes
         )
         if rev is not None:
             out.append((i, rev))
+        if progress is not None:
+            progress(done, len(todo))
     return out
 
 

@@ -12,8 +12,7 @@ from django.utils.translation import gettext
 from games import engine
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.rows import table_seats
-from games.services.transitions import state_of, table_lock, transition
+from games.services.transitions import state_of, table_lock_with_seats, transition
 
 
 def _act_check(
@@ -86,8 +85,7 @@ def table_act(
     the player is not seated, acts for another seat, sends a stale ``seq``, acts on
     a table that is not playing, acts out of turn or makes an illegal move.
     """
-    table = table_lock(table_id)
-    seats = table_seats(table)
+    table, seats = table_lock_with_seats(table_id)
     seat, parsed, new_state = _act_check(
         table=table,
         seats=seats,

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import engine
@@ -15,12 +15,12 @@ from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
 from games.models import Seat, Table
-from games.rows import table_read, table_seats, table_update
+from games.rows import table_update, table_with_seats
 from games.services.seeding import seeded_deal
 from games.services.transitions import (
     job_of,
     state_of,
-    table_lock,
+    table_lock_with_seats,
     timer_set,
     transition,
 )
@@ -58,8 +58,52 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     table still waits for the same job at the same ``seq``; otherwise it is dropped,
     and whatever changed the table has queued the job that follows.
     """
-    decision = _tick_decide(table_id=table_id, seq=seq)
+    read = _tick_decide(table_id=table_id, seq=seq)
+    decision = read.decision if read is not None else None
+    if read is not None and _tick_unlocked(read):
+        return True
     return _tick_apply(table_id=table_id, seq=seq, decision=decision)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A decision with the table, seats and state it was decided from."""
+
+    decision: _Decision
+    table: Table
+    seats: list[Seat]
+    state: engine.State
+
+
+def _tick_unlocked(read: _Read) -> bool:
+    """Write a computer player's plain move without the row lock (PostgreSQL): the
+    write checks that the table is still at the decision's ``seq``
+    (``transition(expected_seq=...)``), so a move the lock would have refused is
+    not written and the locked path below decides again. Only a computer seat's
+    move that changes no seat and does not end the match: a clock running out marks
+    the seat away, and a match's end settles coins, both under the lock. Two
+    statements instead of six: the read the decision came from, and the write."""
+    decision, table = read.decision, read.table
+    if (
+        connection.vendor != "postgresql"
+        or decision.action is None
+        or table.timer != Table.Timer.BOT
+        or not read.seats[decision.position].is_bot
+    ):
+        return False
+    new_state = engine.apply(read.state, decision.position, decision.action)
+    if new_state.phase == "match_over":
+        return False
+    return transition(
+        table,
+        read.seats,
+        new_state,
+        position=decision.position,
+        actor="bot",
+        action=engine.action_to_dict(decision.action),
+        fields=[],
+        expected_seq=decision.seq,
+    )
 
 
 def _tick_due(table: Table | None, seq: int) -> bool:
@@ -80,24 +124,27 @@ def _tick_actor(seat: Seat) -> tuple[str, str]:
     return ("standin" if seat_is_automatic(seat) else "clock"), STANDIN_LEVEL
 
 
-def _tick_decide(*, table_id: int, seq: int) -> _Decision | None:
+def _tick_decide(*, table_id: int, seq: int) -> _Read | None:
     """The computer player's decision for the job at ``seq``, from an unlocked
     read; None when the job is not a seat's, is not due yet or is stale."""
-    table = table_read(table_id)
-    if table is None or not _tick_due(table, seq):
+    found = table_with_seats(table_id, lock=False)
+    if found is None:
+        return None
+    table, seats = found
+    if not _tick_due(table, seq):
         return None
     if table.timer == Table.Timer.NEXT_HAND or table.timer_seat is None:
         return None
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
         return None
-    seat = table_seats(table)[table.timer_seat]
+    seat = seats[table.timer_seat]
     _, level = _tick_actor(seat)
-    action = bot_action(
-        table=table, state=state_of(table), position=seat.position, level=level
-    )
-    return _Decision(
+    state = state_of(table)
+    action = bot_action(table=table, state=state, position=seat.position, level=level)
+    decision = _Decision(
         seq=seq, timer=table.timer, position=seat.position, level=level, action=action
     )
+    return _Read(decision=decision, table=table, seats=seats, state=state)
 
 
 @transaction.atomic
@@ -106,7 +153,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     ``decision`` for a seat's job; a seat's job without a decision that fits it
     is left to the tick that decides it (the one re-queued, or the next)."""
     try:
-        table = table_lock(table_id)
+        table, seats = table_lock_with_seats(table_id)
     except TableError:
         return False
     if not _tick_due(table, seq):
@@ -114,7 +161,6 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
         outbox.post(seq=table.seq, frames=(), job=job_of(table))
         return False
-    seats = table_seats(table)
     if table.timer == Table.Timer.DEAL:
         seeded_deal(table, seats)
         return True

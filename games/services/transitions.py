@@ -17,8 +17,14 @@ from games.fairness import fair_chain_ahead, table_seeding
 from games.finish import table_finish
 from games.models import Seat, Table
 from games.payloads import table_frames
-from games.rows import event_append, table_locked, table_update
-from games.spectators import watch_state_next, watch_state_of
+from games.rows import (
+    event_append,
+    move_write,
+    table_locked,
+    table_update,
+    table_with_seats,
+)
+from games.spectators import watch_state_next, watch_state_of, watched
 from games.ticks import TickJob, tick_job
 from games.timers import NextTimer, timer_next
 from realtime import outbox
@@ -54,6 +60,15 @@ def table_lock(table_id: int) -> Table:
     return table
 
 
+def table_lock_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """Load and lock the table row with its seats (one statement on PostgreSQL);
+    call inside ``transaction.atomic``."""
+    found = table_with_seats(table_id, lock=True)
+    if found is None:
+        raise TableError("no_table", gettext("There is no such table."))
+    return found
+
+
 def transition(
     table: Table,
     seats: list[Seat],
@@ -63,41 +78,51 @@ def transition(
     actor: str,
     action: dict[str, Any] | None,
     fields: list[str],
-) -> None:
+    expected_seq: int | None = None,
+) -> bool:
     """Save ``state`` as the next ``seq`` with its log entry, decide the next timed
     job, and post the frames and the job to the outbox. Call it while holding the
-    table's row lock."""
+    table's row lock, or (PostgreSQL) with ``expected_seq``, the ``seq`` the move
+    was decided at from an unlocked read: then it is written only if the table is
+    still there, and False says it was not (nothing written or posted; a move that
+    ends the match needs the lock). True when written."""
+    if expected_seq is not None and state.phase == "match_over":
+        raise ValueError("a match's end is written under the row lock")
     table.seq += 1
-    MOVES.labels(actor).inc()
     fair_before = table.fair
     state = fair_chain_ahead(table, state)
     if table.fair is not fair_before:
         fields = [*fields, "fair"]
     before = table.state
     table.state = engine.to_json(state)
-    watched = watch_state_next(table, before, table.state)
-    spectated = None
-    if watched is not table.watch_state:
-        table.watch_state = watched
-        fields = [*fields, "watch_state"]
-        shown = state if watched is table.state else engine.from_json(watched)
-        spectated = (shown, list(shown.events))
     events = list(state.events)
-    event_append(
-        table=table,
-        seq=table.seq,
-        seat=position,
-        actor=actor,
-        action=action,
-        events=events,
-    )
+    shown_next = watch_state_next(table, before, table.state)
+    spectated = None
+    if shown_next is not table.watch_state:
+        table.watch_state = shown_next
+        fields = [*fields, "watch_state"]
+        if watched(table):
+            shown = state if shown_next is table.state else engine.from_json(shown_next)
+            spectated = (shown, list(shown.events))
     update = ["seq", "state", "timer", "timer_seat", "deadline", *fields]
     if state.phase == "match_over":
         table_finish(table=table, seats=seats, state=state)
         update += ["status", "finished_at"]
     timer_set(table, timer_next(table=table, seats=seats, state=state))
-    table_update(table, update)
+    written = move_write(
+        table,
+        update,
+        seat=position,
+        actor=actor,
+        action=action,
+        events=events,
+        expected_seq=expected_seq,
+    )
+    if not written:
+        return False
+    MOVES.labels(actor).inc()
     frames_post(table, seats, state, events, spectated=spectated)
+    return True
 
 
 def change(
@@ -142,18 +167,26 @@ def frames_post(
 
     ``spectated``: what spectators are shown, with its events, when it changed at
     this ``seq``; otherwise the state they were already shown, without events (or
-    the players' state before the first move, ``games.spectators``)."""
-    if spectated is None and table.watch_state is not None:
+    the players' state before the first move, ``games.spectators``). No frame goes
+    to spectators while nobody may be watching."""
+    watchers = watched(table)
+    if watchers and spectated is None and table.watch_state is not None:
         spectated = (watch_state_of(table), [])
     frames = table_frames(
-        table=table, seats=seats, state=state, events=events, spectated=spectated
+        table=table,
+        seats=seats,
+        state=state,
+        events=events,
+        spectated=spectated,
+        watchers=watchers,
     )
     outbox.post(seq=table.seq, frames=frames, job=job_of(table))
 
 
 def job_of(table: Table) -> TickJob | None:
-    """The Celery task for the job recorded on the row, if any."""
-    if not table.timer or table.deadline is None:
+    """The Celery task for the job recorded on the row, if any: none for a turn
+    clock, which the clock sweep runs out (``games.sweep.clocks_due_tick``)."""
+    if not table.timer or table.deadline is None or table.timer == Table.Timer.CLOCK:
         return None
     return tick_job(table.pk, table.seq, table.deadline)
 

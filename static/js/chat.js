@@ -4,6 +4,7 @@
 // (presence.js relays both ways). A player may mute someone, or the whole chat;
 // both choices stay in this browser.
 import { gettext, interpolate } from "./i18n.js";
+import { csrfToken, el } from "./dom.js";
 
 const box = document.getElementById("chat");
 const MUTED_KEY = "domino-chat-muted";
@@ -18,22 +19,9 @@ const PHRASES = {
   rematch: () => gettext("Rematch?"),
 };
 
-const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
 const muted = () => new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]"));
 const chatOff = () => localStorage.getItem(OFF_KEY) === "off";
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter(Boolean));
-  return node;
-}
 
 if (box) {
   const table = Number(box.dataset.table);
@@ -89,7 +77,7 @@ if (box) {
   async function report(line, item) {
     const reply = await fetch(box.dataset.report.replace("/0/", `/${line}/`), {
       method: "POST",
-      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
       credentials: "same-origin",
     });
     const body = await reply.json().catch(() => ({}));

@@ -6,17 +6,17 @@
 import { formatNumber, gettext, interpolate, ngettext, variantTitle } from "./i18n.js";
 import { connect } from "./socket.js";
 import { Sounds } from "./table/sound.js";
+import { csrfToken } from "./dom.js";
 
 const el = document.getElementById("online");
 const toasts = document.getElementById("invitation-toasts");
 const presenceUrl = (el || toasts)?.dataset.presenceUrl;
 
-const csrf = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
 
 async function answer(url, toast) {
   const reply = await fetch(url, {
     method: "POST",
-    headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+    headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
     credentials: "same-origin",
   });
   const body = await reply.json().catch(() => ({}));

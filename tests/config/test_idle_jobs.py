@@ -12,13 +12,19 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games.tasks import finish_sweep_task, practice_expire_task, sweep_overdue_task
+from games.tasks import (
+    clock_sweep_task,
+    finish_sweep_task,
+    practice_expire_task,
+    sweep_overdue_task,
+)
 from matchmaking.pools.tasks import waves_task
 from matchmaking.stakes.tasks import stake_sweep_task
 
 JOBS: dict[str, Callable[[], Any]] = {
     "matchmaking.waves": waves_task,
     "games.sweep_overdue": sweep_overdue_task,
+    "games.clock_sweep": clock_sweep_task,
     "games.finish_sweep": finish_sweep_task,
     "games.practice_expire": practice_expire_task,
     "matchmaking.stake_sweep": stake_sweep_task,

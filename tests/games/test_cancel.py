@@ -9,6 +9,7 @@ import pytest
 from games.errors import TableError
 from games.models import Table
 from games.services import seat_join, table_cancel, table_create
+from games.spectators import watched_mark
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +26,7 @@ def test_a_waiting_table_is_cancelled_and_everyone_at_it_told(
     ana = make_user()
     table = table_create(mode="stake", variant="block", options={})
     seat_join(table_id=table.pk, user=ana)
+    watched_mark(table.pk)  # someone watches the waiting table
     with django_capture_on_commit_callbacks(execute=True):
         assert table_cancel(table_id=table.pk) is True
     table.refresh_from_db()

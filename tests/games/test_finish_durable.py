@@ -24,9 +24,10 @@ from tests.support import server_env
 from tests.support.servers import ROOT
 from tests.support.tables import drive, two_human_table
 
-# In registration order (INSTALLED_APPS): "arena" is owed by every online table and
-# does nothing for one no arena seated (tournaments.arenas.hooks).
-ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "arena"]
+# In registration order: "sitgo" and "arena" are owed by every online table and do
+# nothing for one no sit-and-go or arena seated (tournaments.sitgo.hooks,
+# tournaments.arenas.hooks).
+ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo", "arena"]
 
 
 def steps_of(table_id: int) -> dict[str, bool]:

@@ -12,6 +12,7 @@ from games import engine
 from games.engine import tiles as engine_tiles
 from games.models import Table
 from games.services import table_practice_create
+from games.spectators import watched_mark
 from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,11 +64,16 @@ def hidden_from(state_json: dict, position: int | None) -> set[tuple[int, int]]:
 def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, options):
     from games.services import transitions
 
-    checked = {"frames": 0, "hands": 0}
+    checked = {"frames": 0, "hands": 0, "spectators": 0}
 
-    def check(table, seats, state, events, spectated=None):
+    def check(table, seats, state, events, spectated=None, watchers=True):
         messages = real_push(
-            table=table, seats=seats, state=state, events=events, spectated=spectated
+            table=table,
+            seats=seats,
+            state=state,
+            events=events,
+            spectated=spectated,
+            watchers=watchers,
         )
         for group, message in messages:
             text = json.dumps(message)  # what the outbox sends
@@ -81,7 +87,8 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             view = frame["view"]
             if position is None:
                 assert "hand" not in view
-            ps = view["public_state"]
+            assert "public_state" not in view  # the page never needs it
+            ps = engine.view(shown, position)["public_state"]
             assert all(h is None for i, h in enumerate(ps["hands"]) if i != position), (
                 "another seat's hand in public_state"
             )
@@ -92,6 +99,7 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             leaked = set(tiles_named(frame)) & hidden_from(state_json, position)
             assert not leaked, f"seat {position} saw {leaked} in {variant}"
             checked["frames"] += 1
+            checked["spectators"] += position is None
         if state.phase in {"hand_over", "match_over"}:
             checked["hands"] += 1
         return messages
@@ -107,7 +115,9 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
         bot_levels=["easy"] * (seats - 1),
         bot_speed="instant",
     )
+    watched_mark(table.pk)  # spectators' frames go out too
     table = drive(table.pk, {0: user}, rng=random.Random(11))
     assert table.status == Table.Status.FINISHED
     assert checked["frames"] > 20
+    assert checked["spectators"] > 10
     assert checked["hands"] >= 1

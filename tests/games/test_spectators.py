@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from config.asgi import application
 from games import engine
 from games.models import Table
 from games.selectors import table_frame
 from games.services import table_act
+from games.spectators import WATCH_SECONDS, watched_mark
 from tests.support import session_cookie, tables
 
 
@@ -27,8 +30,15 @@ def spectator_view(table_id: int):
     return table_frame(table_id=table_id, position=None)["view"]
 
 
+def page_view(state, position=None):
+    """The view a frame carries (without the engine's own copy of the state)."""
+    view = wire(engine.view(state, position))
+    view.pop("public_state")
+    return view
+
+
 def view_of(state_json, position=None):
-    return wire(engine.view(engine.from_json(state_json), position))
+    return page_view(engine.from_json(state_json), position)
 
 
 def act_once(table_id: int, users: dict[int, object], rng: random.Random) -> None:
@@ -104,6 +114,7 @@ def test_the_spectators_frame_after_a_move_holds_the_state_before_it_and_no_cloc
 ):
     table, ana, ben = tables.two_human_table(make_user, mode="online", clock=30)
     first = table.state
+    watched_mark(table.pk)  # a spectator's socket is open
     with django_capture_on_commit_callbacks(execute=True):
         act_once(table.pk, {0: ana, 1: ben}, random.Random(1))
     frames = {group: json.loads(m["text"]) for group, m in pushes}
@@ -118,6 +129,34 @@ def test_the_spectators_frame_after_a_move_holds_the_state_before_it_and_no_cloc
     assert "hand_started" not in [e["type"] for e in player["events"]]
     assert player["table"]["timer"] is not None
     assert watch["table"]["timer"] is None
+
+
+@pytest.mark.django_db
+def test_no_spectators_frame_while_nobody_watches_and_none_once_it_lapses(
+    make_user, queued, pushes, django_capture_on_commit_callbacks
+):
+    table, ana, ben = tables.two_human_table(make_user, mode="online")
+    rng = random.Random(4)
+
+    def groups_of_one_move() -> list[str]:
+        pushes.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            act_once(table.pk, {0: ana, 1: ben}, rng)
+        return sorted(group for group, _m in pushes)
+
+    watch = f"table.{table.pk}.watch"
+    assert watch not in groups_of_one_move()
+    watched_mark(table.pk)
+    assert watch in groups_of_one_move()
+    Table.objects.filter(pk=table.pk).update(
+        watched_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert watch not in groups_of_one_move()
+    watched_mark(table.pk)
+    ahead = Table.objects.get(pk=table.pk).watched_until - timezone.now()
+    assert (
+        timedelta(seconds=WATCH_SECONDS - 5) < ahead <= timedelta(seconds=WATCH_SECONDS)
+    )
 
 
 async def connect(table_id: int, user) -> WebsocketCommunicator:
@@ -176,7 +215,7 @@ async def test_over_real_sockets_no_move_reaches_a_spectator_before_the_next(
     await database_sync_to_async(act_once)(table.pk, players, rng)
     frame = await next_of(spectator, "state")
     assert frame["seq"] == first["seq"] + 2
-    assert frame["view"] == wire(engine.view(after_first, None))
+    assert frame["view"] == page_view(after_first)
 
     await spectator.disconnect()
     await told_none_watch(seat)

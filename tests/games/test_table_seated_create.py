@@ -150,10 +150,16 @@ def test_it_writes_what_create_join_and_start_write(
     assert seat_rows(fast.pk) == seat_rows(slow.pk)
     assert log(fast.pk) == log(slow.pk)
     sent = frames(pushes, fast.pk)
-    assert [g for g, _payload in sent] == ["table.T.seat.0", "table.T.watch"]
+    # Nobody watches a table just created: no spectators' frame.
+    assert [g for g, _payload in sent] == ["table.T.seat.0"]
     assert sent == frames(slow_frames, slow.pk)
-    assert sent[0][1]["view"] != sent[1][1]["view"]  # the seat sees its own hand
-    assert slow_jobs == [(slow.pk, 1)] and queued == [(fast.pk, 1)]
+    assert "hand" in sent[0][1]["view"]  # the seat sees its own hand
+    # The computer's first move is a task; a person's turn clock has none.
+    fast.refresh_from_db()
+    if fast.timer == Table.Timer.CLOCK:
+        assert slow_jobs == [] and queued == []
+    else:
+        assert slow_jobs == [(slow.pk, 1)] and queued == [(fast.pk, 1)]
 
 
 def test_the_frames_leave_after_commit_and_a_rollback_sends_nothing(
@@ -173,12 +179,11 @@ def test_the_frames_leave_after_commit_and_a_rollback_sends_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         table = online(takers)
         assert pushes == []  # nothing before the commit
-    assert {g for g, _ in pushes} == {
-        f"table.{table.pk}.seat.0",
-        f"table.{table.pk}.watch",
-    }  # nobody is in a computer player's group
+    # Nobody is in a computer player's group, nor watches a table just created.
+    assert {g for g, _ in pushes} == {f"table.{table.pk}.seat.0"}
     assert all(m["seq"] == 1 for _, m in pushes)
-    assert queued == [(table.pk, 1)]
+    table.refresh_from_db()
+    assert queued == ([] if table.timer == Table.Timer.CLOCK else [(table.pk, 1)])
 
 
 def refused(code, make_user, **kwargs):

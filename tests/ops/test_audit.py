@@ -55,7 +55,7 @@ def test_honest_play_leaves_every_part_clean(played, capsys):
     assert breaches() == {}
     call_command("finish_audit")
     out = capsys.readouterr().out
-    for part in ("ledger", "finish", "stakes", "minting"):
+    for part in ("ledger", "finish", "stakes", "sitgo", "minting"):
         assert f"{part}: clean" in out
 
 

@@ -127,8 +127,10 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     assert set(app.conf.beat_schedule) == {
         "ops-audit",
         "games-sweep-overdue",
+        "games-clock-sweep",
         "games-finish-sweep",
         "games-practice-expire",
+        "embed-purge",
         "ops-heartbeat",
         "leagues-rollover",
         "leagues-rollover-catch-up",
@@ -136,6 +138,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
         "matchmaking-waves",
         "tournaments-arenas-schedule",
         "tournaments-arenas-tick",
+        "tournaments-sitgo-sweep",
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
     assert list(tmp_path.iterdir()) == []

@@ -6,6 +6,7 @@ import { formatNumber, gettext, interpolate, pgettext, seatDisplayName } from ".
 import { TableUI } from "../table/ui.js";
 import { tileEl, tileKey } from "../table/tiles.js";
 import { verifyHand } from "../table/fair.js";
+import { el } from "../dom.js";
 
 const config = JSON.parse(document.getElementById("replay-config").textContent);
 const parts = {
@@ -14,6 +15,7 @@ const parts = {
   handPick: document.getElementById("replay-hand"),
   faces: document.getElementById("replay-faces"),
   verify: document.getElementById("replay-verify"),
+  review: document.getElementById("replay-review"),
   moves: document.getElementById("replay-moves"),
   status: document.getElementById("replay-loading"),
   buttons: {
@@ -25,19 +27,6 @@ const parts = {
   },
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 const sameTiles = (a, b) =>
   a.length === b.length && a.map(tileKey).sort().join() === b.map(tileKey).sort().join();
@@ -48,6 +37,7 @@ class Replay {
     this.at = 0;
     this.timer = null;
     this.checks = new Map(); // hand -> {state: "ok"|"bad"|"old"|"none", problems}
+    this.reviews = new Map(); // hand -> the review's JSON (null while it loads)
     // No seat acts in a replay: the renderer's buttons have nothing to send.
     this.ui = new TableUI(document.getElementById("replay-table"), { ...config, stock_drawn: data.table.stock_drawn }, {
       act: () => {},
@@ -75,10 +65,70 @@ class Replay {
     this.renderCounter(step);
     this.renderFaces(step);
     this.renderVerify(step);
+    this.renderReview(step);
     this.markMove();
     const url = new URL(window.location.href);
     url.hash = `step-${this.at}`;
     window.history.replaceState(null, "", url);
+  }
+
+  reviewUrl(hand, suffix) {
+    const share = config.share ? `?share=${encodeURIComponent(config.share)}` : "";
+    return `${config.review}${hand}${suffix}${share}`;
+  }
+
+  // The review of the step's hand, read once per hand (only read: opening the
+  // review's page is what asks for one).
+  async loadReview(hand) {
+    if (this.reviews.has(hand)) return;
+    this.reviews.set(hand, null);
+    try {
+      const response = await fetch(this.reviewUrl(hand, ".json"), { credentials: "same-origin" });
+      this.reviews.set(hand, response.ok ? await response.json() : { status: "missing" });
+    } catch {
+      this.reviews.set(hand, { status: "missing" });
+    }
+    const step = this.data.steps[this.at];
+    if (step && step.hand === hand) this.renderReview(step);
+  }
+
+  renderReview(step) {
+    if (!parts.review || !config.review || !step.hand) return;
+    const review = this.reviews.get(step.hand);
+    if (review === undefined) {
+      this.loadReview(step.hand);
+      return;
+    }
+    const link = el("a", { href: this.reviewUrl(step.hand, "/"), text: gettext("Open this hand's review") });
+    if (!review || review.status === "missing") {
+      parts.review.replaceChildren();
+      return;
+    }
+    if (review.status !== "done" || !review.moves) {
+      parts.review.replaceChildren(el("p", { text: gettext("No review of this hand yet.") }), el("p", {}, link));
+      return;
+    }
+    const move = review.moves.find((m) => m.seq === step.seq);
+    const lines = [];
+    if (!move) lines.push(el("p", { text: gettext("No decision to judge at this move.") }));
+    else {
+      const head = el("p", {}, interpolate(gettext("Chose to %(move)s"), { move: move.chosen }));
+      if (move.label) head.append(" ", el("span", { class: `label label-${move.label}`, text: move.label_text }));
+      lines.push(head);
+      if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
+      else {
+        lines.push(
+          el("p", {
+            text: interpolate(gettext("Better: %(move)s (expected %(loss)s points more)"), {
+              move: move.best,
+              loss: formatNumber(move.loss),
+            }),
+          }),
+        );
+      }
+    }
+    lines.push(el("p", {}, link));
+    parts.review.replaceChildren(...lines);
   }
 
   renderCounter(step) {
@@ -257,8 +307,11 @@ async function start() {
   parts.app.hidden = false;
   replay.renderMoves();
   replay.wire();
+  // #step-<index> (the viewer's own links) or #seq-<log entry> (the review's).
   const wanted = /^#step-(\d+)$/.exec(window.location.hash);
-  replay.go(wanted ? Number(wanted[1]) : 0);
+  const bySeq = /^#seq-(\d+)$/.exec(window.location.hash);
+  const atSeq = bySeq ? data.steps.findIndex((s) => s.seq === Number(bySeq[1])) : -1;
+  replay.go(wanted ? Number(wanted[1]) : Math.max(0, atSeq));
   window.dominoReplay = replay; // for the browser tests
   await replay.checkAll();
 }

@@ -5,6 +5,7 @@
 
 import { formatNumber, gettext, interpolate } from "../i18n.js";
 import { DASH } from "./tiles.js";
+import { el } from "../dom.js";
 
 const CHAIN_LENGTH = 256;
 const WORD = 2 ** 32;
@@ -165,18 +166,6 @@ export async function verifyAll(data) {
   return out;
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 function storedSeed() {
   try {

@@ -29,12 +29,16 @@ const GOING_AWAY = 1001;
 export class TableSocket {
   /**
    * @param {string} path e.g. "/ws/tables/7/"
-   * @param {{onState: Function, onError: Function, onStatus: Function}} handlers
-   *   onStatus gets "open", "reconnecting", "restarting" or "refused".
+   * @param {{onState: Function, onError: Function, onStatus: Function, onRefused?: Function}} handlers
+   *   onStatus gets "open", "reconnecting", "restarting" or "refused"; onRefused,
+   *   if given, the close code of a refused socket.
+   * @param {{refusals?: Object}} options the texts of refused sockets by close code
+   *   (the embedded game has no sign-in to offer).
    */
-  constructor(path, handlers) {
+  constructor(path, handlers, { refusals = REFUSALS } = {}) {
     this.path = path;
     this.handlers = handlers;
+    this.refusals = refusals;
     this.seq = null;
     this.client = null;
     this.quietTimer = null;
@@ -60,7 +64,7 @@ export class TableSocket {
     this.client = connect(this.path, {
       name: "table",
       backoff: { base: 400, max: 8000 },
-      refusals: REFUSALS,
+      refusals: this.refusals,
       onOpen: ({ reconnect }) => {
         this.handlers.onStatus("open");
         // The server sends the state on connect; ask again after a reconnect anyway.
@@ -68,6 +72,7 @@ export class TableSocket {
       },
       onClose: ({ code, retrying }) => {
         if (!retrying) window.clearTimeout(this.quietTimer);
+        if (!retrying && this.handlers.onRefused) this.handlers.onRefused(code);
         this.handlers.onStatus(!retrying ? "refused" : code === GOING_AWAY ? "restarting" : "reconnecting");
       },
       onFrame: (frame) => this.receive(frame),

@@ -6,6 +6,7 @@ import { DASH, sameTile, tileEl, tileKey, tileLabel } from "./tiles.js";
 import { describeEvent, handResultEl, matchExtrasInto, rematchInto, seatName, unpaidNoteInto } from "./result.js";
 import { snake, spinnerArms } from "./board.js";
 import { Sounds, soundToggle } from "./sound.js";
+import { el } from "../dom.js";
 
 /** The last tile each seat played this hand, and the newest play of all. */
 function lastPlays(history) {
@@ -19,19 +20,6 @@ function lastPlays(history) {
   return { seats: [...bySeat.values()], newest };
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 // An open end, named as in "left end, 5" (a tile's side for the arms off a double).
 const END_NAMES = {
@@ -513,12 +501,21 @@ export class TableUI {
     const ended = view && ["hand_over", "match_over"].includes(view.phase) && view.hand_result;
     box.hidden = !ended || this.showMatchResult;
     box.replaceChildren();
-    if (ended && !this.showMatchResult) box.append(handResultEl(view, seats, this.frame.you));
+    if (ended && !this.showMatchResult) {
+      box.append(handResultEl(view, seats, this.frame.you));
+      // A practice player may read each hand's review at once; elsewhere the
+      // review opens with the match's end (the match box's link).
+      if (this.config.review && this.config.practice && this.frame.you !== null && this.frame.you !== undefined) {
+        box.append(el("p", {}, el("a", { href: `${this.config.review}${view.hand_no}/`, dataset: { reviewHand: "" }, text: gettext("Review this hand") })));
+      }
+    }
     const showMatch = (view?.phase === "match_over" && this.showMatchResult) || table.status === "cancelled";
     match.hidden = !showMatch;
     if (showMatch) {
       const headline = match.querySelector("[data-headline]");
       const scores = match.querySelector("[data-scores]");
+      const reviewLink = match.querySelector("[data-review]");
+      if (reviewLink) reviewLink.hidden = table.status === "cancelled";
       if (table.status === "cancelled") {
         headline.textContent = gettext("This game was abandoned.");
         scores.textContent = "";
@@ -542,6 +539,7 @@ export class TableUI {
               : interpolate(gettext("%(name)s: %(score)s"), values);
           })
           .join(" · ");
+        if (reviewLink && this.config.review) reviewLink.href = `${this.config.review}${view.hand_no}/`;
         unpaidNoteInto(match, this.frame);
         matchExtrasInto(match, this.frame);
         rematchInto(match, this.frame);

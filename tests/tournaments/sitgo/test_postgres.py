@@ -1,0 +1,262 @@
+"""PostgreSQL with real threads: sit-and-go entries, withdrawals, the deadline and
+the payout stay exact under races, and the ledger audit stays clean."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from economy.models import Account, Transaction
+from economy.pots import pot_settle_places
+from economy.selectors import pot_balance, wallet_balance
+from games import services as table_services
+from games.finish import FinishNotice
+from games.models import Seat, Table
+from tests.economy.conftest import assert_sound as ledger_sound
+from tests.economy.test_postgres import run_threads
+from tests.matchmaking.stakes.helpers import drive_to_last_move
+from tests.tournaments.sitgo.helpers import assert_sound, fill, fund, live_tables
+from tournaments.sitgo.errors import SitGoError
+from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
+from tournaments.sitgo.rounds import sitgo_on_table_finished
+from tournaments.sitgo.services import (
+    sitgo_cancel,
+    sitgo_enter,
+    sitgo_expire,
+    sitgo_withdraw,
+)
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def funded(make_user):
+    def make(coins: int = 100):
+        user = make_user()
+        fund(user.pk, coins)
+        return user
+
+    return make
+
+
+def codes(results) -> Counter:
+    return Counter(
+        r.code if isinstance(r, SitGoError) else type(r).__name__ for r in results
+    )
+
+
+def books_agree(row: SitGo) -> None:
+    """The row's count, its entries and its pot say the same."""
+    row.refresh_from_db()
+    entries = SitGoEntry.objects.filter(sitgo=row).count()
+    assert row.seats_taken == entries
+    if row.state in (SitGo.State.OPEN, SitGo.State.RUNNING):
+        assert pot_balance(table_ref=row.pot_ref) == entries * row.entry
+
+
+def test_racers_for_the_last_seat_exactly_one_enters_the_rest_pay_nothing(
+    funded, queued, pushes
+):
+    row = fill([funded() for _ in range(3)], size=4)
+    racers = [funded() for _ in range(6)]
+    results = run_threads(
+        lambda u: sitgo_enter(user=u, sitgo_id=row.pk), [(u,) for u in racers]
+    )
+    assert codes(results) == Counter({"SitGo": 1, "started": 5}), codes(results)
+    row.refresh_from_db()
+    assert row.state == SitGo.State.RUNNING and row.seats_taken == 4
+    winner = next(
+        u for u, r in zip(racers, results, strict=True) if isinstance(r, SitGo)
+    )
+    assert wallet_balance(user_id=winner.pk) == 0
+    assert all(wallet_balance(user_id=u.pk) == 100 for u in racers if u != winner)
+    assert len(live_tables(row)) == 1
+    books_agree(row)
+    assert_sound()
+
+
+def test_racers_by_kind_fill_eight_and_the_rest_open_the_next_one(
+    funded, queued, pushes
+):
+    racers = [funded(250) for _ in range(11)]
+    results = run_threads(
+        lambda u: sitgo_enter(user=u, size=8, entry=250), [(u,) for u in racers]
+    )
+    assert codes(results) == Counter({"SitGo": 11}), codes(results)
+    running = SitGo.objects.get(state=SitGo.State.RUNNING)
+    waiting = SitGo.objects.get(state=SitGo.State.OPEN)
+    assert (running.seats_taken, waiting.seats_taken) == (8, 3)
+    assert len(live_tables(running, 1)) == 2
+    books_agree(running)
+    books_agree(waiting)
+    assert all(wallet_balance(user_id=u.pk) == 0 for u in racers)
+    assert_sound()
+
+
+def test_one_player_racing_into_two_sit_and_gos_enters_one(funded):
+    ana = funded(1000)
+    calls = [(4, 100), (8, 100), (4, 250), (8, 500)]
+    results = run_threads(
+        lambda size, entry: sitgo_enter(user=ana, size=size, entry=entry), calls
+    )
+    assert codes(results)["SitGo"] == 1, codes(results)
+    assert set(codes(results)) == {"SitGo", "other_sitgo"}
+    assert SitGoEntry.objects.filter(user=ana).count() == 1
+    entered = next(r for r in results if isinstance(r, SitGo))
+    assert wallet_balance(user_id=ana.pk) == 1000 - entered.entry
+    for row in SitGo.objects.all():
+        books_agree(row)
+    assert_sound()
+
+
+def test_enter_and_withdraw_race_and_the_books_agree(funded, queued, pushes):
+    stayers = [funded() for _ in range(2)]
+    row = fill(stayers, size=4)
+    leavers = stayers[:1]
+    comers = [funded() for _ in range(3)]
+    calls = [("withdraw", u) for u in leavers * 2] + [("enter", u) for u in comers]
+
+    def act(what, user):
+        if what == "enter":
+            return sitgo_enter(user=user, sitgo_id=row.pk)
+        return sitgo_withdraw(user=user, sitgo_id=row.pk)
+
+    results = run_threads(act, calls)
+    row.refresh_from_db()
+    books_agree(row)
+    withdrawn = [r for (w, _), r in zip(calls, results, strict=True) if w == "withdraw"]
+    # The same withdrawal twice: at most one refund (the other is refused).
+    refunds = Transaction.objects.filter(kind="refund", table_ref=row.pot_ref).count()
+    assert refunds == sum(isinstance(r, SitGo) for r in withdrawn) <= 1
+    assert wallet_balance(user_id=leavers[0].pk) in (0, 100)
+    in_it = set(SitGoEntry.objects.filter(sitgo=row).values_list("user_id", flat=True))
+    for user in [*stayers, *comers]:
+        assert wallet_balance(user_id=user.pk) == (0 if user.pk in in_it else 100)
+    assert_sound()
+
+
+def test_a_double_withdraw_refunds_once(funded):
+    ana, bob = funded(), funded()
+    row = fill([ana, bob], size=4)
+    results = run_threads(
+        lambda: sitgo_withdraw(user=ana, sitgo_id=row.pk), [(), (), ()]
+    )
+    assert codes(results) == Counter({"SitGo": 1, "not_entered": 2}), codes(results)
+    assert wallet_balance(user_id=ana.pk) == 100
+    assert Transaction.objects.filter(kind="refund", table_ref=row.pot_ref).count() == 1
+    books_agree(row)
+    assert_sound()
+
+
+def test_an_operator_cancel_racing_the_last_entry_one_fate_wins(funded, queued, pushes):
+    for attempt in range(3):
+        row = fill([funded() for _ in range(3)], size=4)
+        last = funded()
+
+        def race(what, user, sitgo_id):
+            if what == "enter":
+                return sitgo_enter(user=user, sitgo_id=sitgo_id)
+            return sitgo_cancel(sitgo_id=sitgo_id, reason=SitGo.Reason.OPERATOR)
+
+        results = run_threads(race, [("enter", last, row.pk), ("cancel", last, row.pk)])
+        row.refresh_from_db()
+        entered, cancelled = results
+        if row.state == SitGo.State.RUNNING:
+            assert isinstance(entered, SitGo), results
+            assert isinstance(cancelled, SitGoError) and cancelled.code == "started"
+            assert pot_balance(table_ref=row.pot_ref) == 400
+        else:
+            assert row.state == SitGo.State.CANCELLED, (attempt, results)
+            assert cancelled is True
+            assert isinstance(entered, SitGoError)
+            assert entered.code == "cancelled"
+            assert wallet_balance(user_id=last.pk) == 100
+            assert Account.objects.get(key=f"pot:{row.pot_ref}").balance == 0
+        assert_sound()
+
+
+def test_the_deadline_racing_a_last_entry_refunds_once(funded, queued, pushes):
+    early = [funded() for _ in range(3)]
+    row = fill(early, size=4)
+    SitGo.objects.filter(pk=row.pk).update(
+        fill_deadline=timezone.now() - timedelta(seconds=1)
+    )
+    late = funded()
+    results = run_threads(
+        lambda what: (
+            sitgo_enter(user=late, size=4, entry=100)
+            if what == "enter"
+            else sitgo_expire(sitgo_id=row.pk)
+        ),
+        [("expire",), ("enter",), ("expire",)],
+    )
+    row.refresh_from_db()
+    assert row.state == SitGo.State.CANCELLED, results
+    assert Transaction.objects.filter(kind="refund", table_ref=row.pot_ref).count() == 3
+    assert all(wallet_balance(user_id=u.pk) == 100 for u in early)
+    # The late entry opened the next sit-and-go instead.
+    entered = results[1]
+    assert isinstance(entered, SitGo) and entered.pk != row.pk
+    assert wallet_balance(user_id=late.pk) == 0
+    books_agree(SitGo.objects.get(pk=entered.pk))
+    assert_sound()
+
+
+def test_settling_twice_at_once_pays_once(funded):
+    # The ledger alone: a pot settled under an event still running is no state
+    # the services reach, so the sit-and-go audit is not asked here.
+    users = [funded(250) for _ in range(4)]
+    row = fill(users, size=4, entry=250)
+    places = [users[2].pk, users[0].pk]
+    results = run_threads(
+        lambda: pot_settle_places(
+            table_ref=row.pot_ref, places=places, shares=(65, 35)
+        ),
+        [(), (), ()],
+    )
+    assert len({r.pk for r in results}) == 1, results
+    assert Transaction.objects.filter(kind="payout", table_ref=row.pot_ref).count() == 1
+    assert wallet_balance(user_id=users[2].pk) == 650
+    assert wallet_balance(user_id=users[0].pk) == 350
+    ledger_sound()
+
+
+def test_a_finished_table_told_twice_at_once_finishes_the_event_once(
+    funded, queued, pushes
+):
+
+    users = [funded(100) for _ in range(4)]
+    row = fill(users, size=4)
+    (game,) = live_tables(row)
+    seated = {s.position: s.user for s in Seat.objects.filter(table_id=game.table_id)}
+    final = drive_to_last_move(game.table_id, seated, rng=random.Random(7))
+    table_services.table_act(
+        table_id=game.table_id,
+        user=final.user,
+        action=final.action,
+        expected_seq=final.seq,
+    )
+    # The final move's own after-commit apply ran once already; call it again
+    # from two threads at once, as a sweep racing a retry would.
+    notice = FinishNotice(
+        table_id=game.table_id,
+        mode="online",
+        variant="block",
+        simulated=False,
+        results=[],
+    )
+    results = run_threads(sitgo_on_table_finished, [(notice,), (notice,)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    row.refresh_from_db()
+    assert row.state == SitGo.State.FINISHED
+    assert Table.objects.get(pk=game.table_id).status == Table.Status.FINISHED
+    assert SitGoTable.objects.get(pk=game.pk).state == SitGoTable.State.DONE
+    assert Transaction.objects.filter(kind="payout", table_ref=row.pot_ref).count() == 1
+    assert sorted(
+        SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
+    ) == [0, 0, 140, 260]
+    assert_sound()

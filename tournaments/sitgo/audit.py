@@ -1,0 +1,66 @@
+"""The sit-and-go pots against their events: every coin entered is held, paid out
+whole once, or refunded (a part of the platform's audit, ``ops.audit``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Count, Sum
+
+from economy.models import Account, Entry, Transaction
+from tournaments.sitgo.models import SitGo, SitGoEntry
+
+REPORT_LIMIT = 1000
+
+
+def sitgo_pots_audit() -> list[str]:
+    """Return every sit-and-go whose pot disagrees with its entries and state."""
+    held: dict[str, int] = defaultdict(int)
+    for ref, net in (
+        Entry.objects.filter(
+            transaction__kind__in=[Transaction.Kind.ENTRY, Transaction.Kind.REFUND],
+            transaction__table_ref__startswith="sitgo-",
+            account__kind=Account.Kind.WALLET,
+        )
+        .values_list("transaction__table_ref")
+        .annotate(net=Sum("amount"))
+        .order_by()
+    ):
+        held[ref] = -(net or 0)
+    payouts = dict(
+        Transaction.objects.filter(
+            kind=Transaction.Kind.PAYOUT, table_ref__startswith="sitgo-"
+        )
+        .values_list("table_ref")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    pots = dict(
+        Account.objects.filter(
+            kind=Account.Kind.ESCROW, key__startswith="pot:sitgo-"
+        ).values_list("key", "state")
+    )
+    paid_out = dict(
+        SitGoEntry.objects.values_list("sitgo_id")
+        .annotate(total=Sum("payout"))
+        .order_by()
+    )
+    breaches: list[str] = []
+    for row in SitGo.objects.order_by("pk").iterator():
+        ref = row.pot_ref
+        state, n = pots.get(f"pot:{ref}"), payouts.get(ref, 0)
+        problem = ""
+        if row.state in (SitGo.State.OPEN, SitGo.State.RUNNING):
+            if held[ref] != row.seats_taken * row.entry or n or state != "open":
+                problem = f"holds {held[ref]} for {row.seats_taken} entries, {state}"
+        elif row.state == SitGo.State.FINISHED:
+            whole = paid_out.get(row.pk, 0) == row.size * row.entry
+            if n != 1 or state != "settled" or not whole:
+                problem = f"finished with {n} payouts, a {state} pot, not paid whole"
+        elif n or state not in (None, "refunded") or held[ref]:
+            problem = f"cancelled but its pot is {state} with {held[ref]} held"
+        if problem:
+            breaches.append(f"sitgo: {row.pk}: {problem}")
+        if len(breaches) >= REPORT_LIMIT:
+            break
+    return breaches
