@@ -48,9 +48,9 @@ import django
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bench.wire import django_wired  # noqa: E402
@@ -191,7 +191,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a PostgreSQL database (see the docstring)")
     call_command("migrate", "--noinput", verbosity=0)
     quiet()
