@@ -11,6 +11,7 @@ NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
     ("lobby", _("Play online"), ("stakes",)),
     ("play", _("Play"), ()),
     ("my-games", _("My games"), ()),
+    ("tournaments", _("Tournaments"), ()),
     ("league", _("League"), ()),
     ("wallet", _("Wallet"), ()),
 ]

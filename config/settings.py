@@ -281,6 +281,17 @@ CELERY_BEAT_SCHEDULE["leagues-rollover-catch-up"] = {
     "task": "leagues.rollover",
     "schedule": crontab(minute=17, hour="*"),
 }
+# --- Tournaments: arenas (docs/tournaments.md, "Arenas")
+# The scheduler creates each pool's arenas up to a day ahead; the tick starts and
+# ends them and pairs the free players of each live one (and runs on every join).
+CELERY_BEAT_SCHEDULE["tournaments-arenas-schedule"] = {
+    "task": "tournaments.arenas_schedule",
+    "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["tournaments-arenas-tick"] = {
+    "task": "tournaments.arenas_tick",
+    "schedule": env.float("TOURNAMENTS_ARENA_TICK_SECONDS", default=3.0),
+}
 # Run the in-process worker when a server (config.asgi) starts on the embedded default.
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=EMBEDDED)
 
@@ -492,6 +503,31 @@ MATCHMAKING_COOLDOWN_MINUTES = 5
 MATCHMAKING_COOLDOWN_FACTOR = 3
 MATCHMAKING_COOLDOWN_MAX_MINUTES = 24 * 60
 MATCHMAKING_COOLDOWN_WINDOW_HOURS = 24
+
+# --- Arenas (tournaments.arenas; docs/tournaments.md). Times are UTC. "hourly"
+# entries start at ``minute`` past every hour, "daily" ones at ``hour``:``minute``.
+TOURNAMENTS_ARENA_SCHEDULE: list[dict[str, object]] = [
+    {"pool": "draw-2", "every": "hourly", "minute": 0, "minutes": 45},
+    {"pool": "block-2", "every": "hourly", "minute": 30, "minutes": 45},
+    {"pool": "all_fives-2", "every": "daily", "hour": 18, "minute": 0, "minutes": 60},
+    {"pool": "fives-2", "every": "daily", "hour": 19, "minute": 0, "minutes": 60},
+    {"pool": "spider-2", "every": "daily", "hour": 20, "minute": 0, "minutes": 60},
+    {"pool": "draw-4p", "every": "daily", "hour": 20, "minute": 30, "minutes": 90},
+    {"pool": "all_fives-4p", "every": "daily", "hour": 21, "minute": 0, "minutes": 90},
+    {"pool": "catalan-4p", "every": "daily", "hour": 21, "minute": 30, "minutes": 90},
+]  # fmt: skip
+TOURNAMENTS_ARENA_AHEAD_HOURS = env.int("TOURNAMENTS_ARENA_AHEAD_HOURS", default=24)
+# Games between the same two accounts in one arena, at most.
+TOURNAMENTS_ARENA_PAIR_CAP = 3
+# Standings are pushed to an arena's sockets at most once per this many seconds.
+TOURNAMENTS_ARENA_STANDINGS_SECONDS = 2.0
+# Prizes by final rank: (coins, XP) for rank 1, 2, ...; boosters and VIP multiply them.
+TOURNAMENTS_ARENA_PRIZES: list[tuple[int, int]] = [
+    (1000, 300), (600, 200), (400, 150), (250, 100), (250, 100),
+    (150, 60), (150, 60), (150, 60), (150, 60), (150, 60),
+]  # fmt: skip
+# An arena whose clock ended still waits for its games in progress, this long at most.
+TOURNAMENTS_ARENA_GRACE_MINUTES = 120
 
 # --- the fair deal (games.fairness, docs/fairness.md)
 # RULES.md §1.1: every new table commits to a hash chain and deals its first hand

@@ -9,6 +9,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The hooks import models, which Django lets no app import before this.
+        from tournaments.arenas.hooks import hooks_register as arenas_hooks_register
         from tournaments.sitgo.hooks import hooks_register as sitgo_hooks_register
 
         sitgo_hooks_register()
+        arenas_hooks_register()

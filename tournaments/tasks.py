@@ -4,6 +4,7 @@
 subpackages' task modules here registers their tasks in every worker.
 """
 
+from tournaments.arenas import tasks as arenas_tasks
 from tournaments.sitgo import tasks as sitgo_tasks
 
-__all__ = ["sitgo_tasks"]
+__all__ = ["arenas_tasks", "sitgo_tasks"]

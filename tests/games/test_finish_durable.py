@@ -24,8 +24,10 @@ from tests.support import server_env
 from tests.support.servers import ROOT
 from tests.support.tables import drive, two_human_table
 
-# "sitgo": a sit-and-go hears every online table finish (tournaments.sitgo.hooks).
-ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo"]
+# In registration order: "sitgo" and "arena" are owed by every online table and do
+# nothing for one no sit-and-go or arena seated (tournaments.sitgo.hooks,
+# tournaments.arenas.hooks).
+ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo", "arena"]
 
 
 def steps_of(table_id: int) -> dict[str, bool]:

@@ -136,6 +136,8 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
         "leagues-rollover-catch-up",
         "matchmaking-stake-sweep",
         "matchmaking-waves",
+        "tournaments-arenas-schedule",
+        "tournaments-arenas-tick",
         "tournaments-sitgo-sweep",
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)

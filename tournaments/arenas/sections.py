@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
+from tournaments.arenas.selectors import arenas_index
 
-
-def arenas_index(user: Any) -> dict[str, Any]:
-    """Context for ``tournaments/arenas/_index.html``: the schedule, live and
-    finished arenas and the player's history."""
-    return {}
+__all__ = ["arenas_index"]

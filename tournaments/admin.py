@@ -1,0 +1,5 @@
+"""The tournaments' admin: each subpackage registers its own models."""
+
+from tournaments.arenas import admin as arenas_admin
+
+__all__ = ["arenas_admin"]

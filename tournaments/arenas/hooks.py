@@ -1,0 +1,26 @@
+"""What the arenas hang on ``games``' hooks: scoring a finished arena table and
+freeing the players of a cancelled one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.finish import consequence_register
+from games.signals import table_cancelled
+from tournaments.arenas.services import (
+    arena_on_table_cancelled,
+    arena_on_table_finished,
+)
+
+
+def _on_cancelled(sender: Any, *, table_id: int, mode: str, **kwargs: Any) -> None:
+    if mode == "online":
+        arena_on_table_cancelled(table_id=table_id)
+
+
+def hooks_register() -> None:
+    """Register once (``TournamentsConfig.ready``). Arena tables are online tables:
+    every finished online table owes the "arena" step, which does nothing for a
+    table no arena seated."""
+    consequence_register("arena", arena_on_table_finished, modes=("online",))
+    table_cancelled.connect(_on_cancelled, dispatch_uid="tournaments.arenas.cancelled")

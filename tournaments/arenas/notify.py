@@ -1,0 +1,63 @@
+"""What an arena's sockets are sent: standings to everyone watching the arena,
+"your game is ready" to each player seated (docs/tournaments.md, the socket)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from django.urls import reverse
+from django.utils import timezone
+
+from realtime import outbox
+from tournaments.arenas.models import Arena
+
+
+def arena_group(arena_id: int) -> str:
+    return f"arena.{arena_id}"
+
+
+def arena_user_group(arena_id: int, user_id: int) -> str:
+    return f"arena.{arena_id}.user.{user_id}"
+
+
+def standings_push(*, arena_id: int) -> int:
+    """Send the arena's standings as they are now to its sockets; return the
+    version sent. The frame is serialised once for every socket."""
+    from tournaments.arenas.selectors import standings_frame  # reads over writes
+
+    version = (
+        Arena.objects.filter(pk=arena_id)
+        .values_list("standings_version", flat=True)
+        .first()
+    )
+    if version is None:
+        return 0
+    frame = standings_frame(arena_id=arena_id)
+    outbox.notify(
+        [
+            (
+                arena_group(arena_id),
+                {"type": "arena.standings", "text": json.dumps(frame)},
+            )
+        ]
+    )
+    Arena.objects.filter(pk=arena_id, standings_sent__lt=version).update(
+        standings_sent=version, standings_sent_at=timezone.now()
+    )
+    return int(version)
+
+
+def paired_send(*, arena_id: int, seated: Sequence[tuple[int, Sequence[int]]]) -> None:
+    """Tell each seated player (after commit) where their game is."""
+    messages = []
+    for table_id, users in seated:
+        url = reverse("table", args=[table_id])
+        messages += [
+            (
+                arena_user_group(arena_id, user_id),
+                {"type": "arena.paired", "table_id": table_id, "url": url},
+            )
+            for user_id in users
+        ]
+    outbox.notify(messages)

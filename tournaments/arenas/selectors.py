@@ -1,0 +1,180 @@
+"""The arenas' reads: standings, an arena's page, the tournaments page's part."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from matchmaking.pools.config import pool_get
+from tournaments.arenas.models import Arena, ArenaPlayer
+from tournaments.arenas.scoring import STREAK_FROM, ranks_of
+
+
+def arena_title(arena: Arena) -> str:
+    """The arena's name as the reader says it (its pool's title)."""
+    pool = pool_get(arena.pool)
+    return pool.title if pool is not None else arena.variant
+
+
+def standings_rows(*, arena_id: int) -> list[dict[str, Any]]:
+    """Every player of the arena in standings order (final ranks once finished)."""
+    rows = list(
+        ArenaPlayer.objects.filter(arena_id=arena_id).values_list(
+            "user_id",
+            "user__username",
+            "score",
+            "streak",
+            "games",
+            "wins",
+            "performance_total",
+            "table_id",
+            "paused",
+            "rank",
+        )
+    )
+    performance = [round(r[6] / r[4]) if r[4] else None for r in rows]
+    ranks = ranks_of(
+        [(r[0], r[2], perf, r[4]) for r, perf in zip(rows, performance, strict=True)]
+    )
+    lines = sorted(
+        zip(rows, performance, ranks, strict=True),
+        key=lambda line: (line[0][9] or line[2], str(line[0][1]).lower()),
+    )
+    return [
+        {
+            "rank": r[9] or rank,
+            "id": r[0],
+            "name": r[1],
+            "score": r[2],
+            "streak": r[3],
+            "fire": r[3] >= STREAK_FROM,
+            "games": r[4],
+            "wins": r[5],
+            "performance": perf,
+            "playing": r[7] is not None,
+            "paused": r[8],
+        }
+        for r, perf, rank in lines
+    ]
+
+
+# The columns of a standings frame's rows, in order (docs/tournaments.md).
+FRAME_COLUMNS = ("rank", "id", "name", "score", "streak", "games", "performance", "now")
+
+
+def standings_frame(*, arena_id: int) -> dict[str, Any]:
+    """The ``standings`` frame of the arena's socket (docs/tournaments.md): one
+    array per player, ``now`` being "playing", "paused" or ""."""
+    arena = Arena.objects.get(pk=arena_id)
+    return {
+        "type": "standings",
+        "status": arena.status,
+        "version": arena.standings_version,
+        "starts_at": arena.starts_at.isoformat(),
+        "ends_at": arena.ends_at.isoformat(),
+        "fire_from": STREAK_FROM,
+        "columns": FRAME_COLUMNS,
+        "rows": [
+            [
+                r["rank"],
+                r["id"],
+                r["name"],
+                r["score"],
+                r["streak"],
+                r["games"],
+                r["performance"],
+                "playing" if r["playing"] else "paused" if r["paused"] else "",
+            ]
+            for r in standings_rows(arena_id=arena_id)
+        ],
+    }
+
+
+def arena_me(*, arena: Arena, user_id: int) -> dict[str, Any] | None:
+    """The player's own line in the arena, or None if they have not joined."""
+    player = ArenaPlayer.objects.filter(arena=arena, user_id=user_id).first()
+    if player is None:
+        return None
+    return {
+        "score": player.score,
+        "streak": player.streak,
+        "games": player.games,
+        "paused": player.paused,
+        "table_id": player.table_id,
+        "rank": player.rank,
+        "prize_coins": player.prize_coins,
+        "prize_xp": player.prize_xp,
+    }
+
+
+def arena_row(arena: Arena) -> dict[str, Any]:
+    return {
+        "id": arena.pk,
+        "title": arena_title(arena),
+        "status": arena.status,
+        "status_label": arena.get_status_display(),
+        "starts_at": arena.starts_at,
+        "ends_at": arena.ends_at,
+        "staff": arena.schedule_key is None,
+    }
+
+
+def arenas_index(user: Any) -> dict[str, Any]:
+    """Context for ``tournaments/arenas/_index.html``: the schedule, live and
+    finished arenas and the player's history."""
+    now = timezone.now()
+    live = Arena.objects.filter(
+        status__in=[Arena.Status.LIVE, Arena.Status.ENDING]
+    ).order_by("ends_at")
+    upcoming = Arena.objects.filter(
+        status=Arena.Status.SCHEDULED,
+        starts_at__lt=now + timedelta(hours=settings.TOURNAMENTS_ARENA_AHEAD_HOURS),
+    ).order_by("starts_at")[:20]
+    finished = Arena.objects.filter(status=Arena.Status.FINISHED).order_by(
+        "-finished_at"
+    )[:10]
+    history = []
+    if user.is_authenticated:
+        mine = (
+            ArenaPlayer.objects.filter(user_id=user.pk)
+            .filter(Q(games__gt=0) | ~Q(arena__status=Arena.Status.FINISHED))
+            .select_related("arena")
+            .order_by("-arena__starts_at")[:20]
+        )
+        history = [
+            {
+                **arena_row(p.arena),
+                "score": p.score,
+                "games": p.games,
+                "rank": p.rank,
+                "prize_coins": p.prize_coins,
+                "prize_xp": p.prize_xp,
+            }
+            for p in mine
+        ]
+    return {
+        "live": [arena_row(a) for a in live],
+        "upcoming": [arena_row(a) for a in upcoming],
+        "finished": [arena_row(a) for a in finished],
+        "history": history,
+    }
+
+
+def prizes_table() -> list[dict[str, int]]:
+    return [
+        {"rank": rank, "coins": coins, "xp": xp}
+        for rank, (coins, xp) in enumerate(settings.TOURNAMENTS_ARENA_PRIZES, start=1)
+    ]
+
+
+def arena_table_of(*, arena_id: int, user_id: int) -> int | None:
+    """The arena table the player sits at now, if any."""
+    return (
+        ArenaPlayer.objects.filter(arena_id=arena_id, user_id=user_id)
+        .values_list("table_id", flat=True)
+        .first()
+    )

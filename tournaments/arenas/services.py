@@ -1,0 +1,583 @@
+"""The arenas' writes: scheduling, joining and pausing, pairing, scoring, the end.
+
+Lock order, everywhere: the arena's row first, then its games, then its players in
+primary-key order; so pairing, scoring and the end of an arena never deadlock and
+never interleave. Arena tables are ordinary online tables (``Table.Mode.ONLINE``):
+ratings, leavers' offences, per-table rewards and league points treat them as any
+online table, through the receivers that already serve those (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.finish import FinishNotice
+from games.models import Seat, Table
+from games.services import SeatTaker, TablePlan, tables_seated_create
+from matchmaking.errors import MatchError
+from matchmaking.pools.conduct import cooldown_check
+from matchmaking.pools.config import pool_get
+from matchmaking.pools.display import rating_points
+from matchmaking.pools.models import Cooldown, Rating, Search
+from tournaments.arenas import notify
+from tournaments.arenas.errors import ArenaError
+from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
+from tournaments.arenas.pairing import Free, pairing_round
+from tournaments.arenas.presence import present_among
+from tournaments.arenas.prizes import arena_prizes_pay
+from tournaments.arenas.schedule import slots_between
+from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
+
+logger = logging.getLogger(__name__)
+
+PAIR_TASK = "tournaments.arena_pair"
+NEW_PLAYER_RATING = float(rating_points(25.0))
+LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
+LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
+# --- creating arenas
+
+
+def arena_create(
+    *,
+    pool_key: str,
+    starts_at: datetime,
+    minutes: int,
+    created_by: User | None = None,
+) -> Arena:
+    """A staff-made arena of ``pool_key`` (the admin, ``manage.py arena_create``)."""
+    pool = pool_get(pool_key)
+    if pool is None:
+        raise ArenaError("unknown_pool", _("There is no such game in the lobby."))
+    if not 5 <= minutes <= 24 * 60:
+        raise ArenaError("bad_length", _("An arena lasts between 5 minutes and a day."))
+    arena: Arena = Arena.objects.create(
+        pool=pool.key,
+        variant=pool.variant,
+        seats=pool.seats,
+        partnership=pool.partnership,
+        options=pool.options,
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes),
+        created_by=created_by,
+    )
+    return arena
+
+
+def arenas_schedule(*, now: datetime | None = None) -> int:
+    """Create the scheduled arenas of the next ``TOURNAMENTS_ARENA_AHEAD_HOURS``
+    that do not exist yet; return how many this call created.
+
+    Each slot's key is unique in the database and each missing row is inserted
+    in a savepoint of its own: when two schedulers run at once (two beats, a beat
+    and a start-up run), the second insert of a key fails on the constraint and is
+    skipped, so each arena is created once.
+    """
+    now = now or timezone.now()
+    end = now + timedelta(hours=settings.TOURNAMENTS_ARENA_AHEAD_HOURS)
+    slots = slots_between(settings.TOURNAMENTS_ARENA_SCHEDULE, start=now, end=end)
+    rows = []
+    for slot in slots:
+        pool = pool_get(slot.pool)
+        if pool is None:
+            logger.error("the arena schedule names an unknown pool %r", slot.pool)
+            continue
+        rows.append(
+            Arena(
+                pool=pool.key,
+                variant=pool.variant,
+                seats=pool.seats,
+                partnership=pool.partnership,
+                options=pool.options,
+                starts_at=slot.starts_at,
+                ends_at=slot.ends_at,
+                schedule_key=slot.key,
+            )
+        )
+    existing = set(
+        Arena.objects.filter(
+            schedule_key__in=[r.schedule_key for r in rows]
+        ).values_list("schedule_key", flat=True)
+    )
+    made = 0
+    for row in rows:
+        if row.schedule_key in existing:
+            continue
+        try:
+            with transaction.atomic():
+                row.save(force_insert=True)
+        except IntegrityError:
+            continue  # another scheduler created it a moment ago
+        made += 1
+    return made
+
+
+# --- joining and pausing
+
+
+def _arena_lock(arena_id: int) -> Arena:
+    arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+    if arena is None:
+        raise ArenaError("no_arena", _("This arena does not exist."))
+    return arena
+
+
+@transaction.atomic
+def arena_join(*, arena_id: int, user: AbstractBaseUser) -> ArenaPlayer:
+    """Join (or come back from a pause to) an arena that has not ended.
+
+    Refused while the player is in a leavers' cooldown (RULES.md §6). Computer
+    players never join: only a signed-in person can call this.
+    """
+    arena = _arena_lock(arena_id)
+    if arena.status not in (Arena.Status.SCHEDULED, Arena.Status.LIVE):
+        raise ArenaError("arena_over", _("This arena is over: join the next one."))
+    try:
+        cooldown_check(user_id=user.pk)
+    except MatchError as exc:
+        raise ArenaError("cooldown", exc.message) from None
+    now = timezone.now()
+    player, created = ArenaPlayer.objects.get_or_create(
+        arena=arena, user_id=user.pk, defaults={"free_since": now}
+    )
+    if not created:
+        if not player.paused:
+            raise ArenaError("joined", _("You are already in this arena."))
+        player.paused = False
+        player.free_since = now
+        player.save(update_fields=["paused", "free_since"])
+    _standings_changed(arena)
+    if arena.status == Arena.Status.LIVE:
+        transaction.on_commit(lambda: _pair_soon(arena.pk))
+    return player
+
+
+@transaction.atomic
+def arena_withdraw(*, arena_id: int, user: AbstractBaseUser) -> ArenaPlayer:
+    """Pause: no new game is paired for the player; a game in progress still
+    counts, and joining again resumes with the same score."""
+    arena = _arena_lock(arena_id)
+    player = ArenaPlayer.objects.filter(arena=arena, user_id=user.pk).first()
+    if player is None:
+        raise ArenaError("not_joined", _("You have not joined this arena."))
+    if player.paused:
+        raise ArenaError("paused", _("You have paused already."))
+    if arena.status == Arena.Status.FINISHED:
+        raise ArenaError("arena_over", _("This arena is over."))
+    player.paused = True
+    player.save(update_fields=["paused"])
+    _standings_changed(arena)
+    return player
+
+
+# --- pairing
+
+
+def _pair_soon(arena_id: int) -> None:
+    try:
+        current_app.send_task(PAIR_TASK, args=(arena_id,), ignore_result=True)
+    except Exception:
+        logger.exception("could not queue a pairing of arena %s", arena_id)
+
+
+def _busy_elsewhere(user_ids: Sequence[int], now: datetime) -> set[int]:
+    """Players who may not be seated now: a seat at another live online or stake
+    table, a search in an online pool, or a leavers' cooldown."""
+    seated = Seat.objects.filter(
+        user_id__in=user_ids,
+        forfeited=False,
+        table__mode__in=LIVE_MODES,
+        table__status__in=LIVE_STATUSES,
+    ).values_list("user_id", flat=True)
+    searching = Search.objects.filter(
+        user_id__in=user_ids, status=Search.Status.WAITING
+    ).values_list("user_id", flat=True)
+    cooling = Cooldown.objects.filter(user_id__in=user_ids, until__gt=now).values_list(
+        "user_id", flat=True
+    )
+    return {*seated, *searching, *cooling}
+
+
+def _ratings(variant: str, user_ids: Sequence[int]) -> dict[int, float]:
+    rows = Rating.objects.filter(variant=variant, user_id__in=user_ids).values_list(
+        "user_id", "mu"
+    )
+    return {user_id: float(rating_points(mu)) for user_id, mu in rows}
+
+
+def _counts(raw: dict[str, int]) -> dict[int, int]:
+    return {int(k): int(v) for k, v in raw.items()}
+
+
+def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
+    """Seat the free players of a live arena; return the new tables' ids.
+
+    Free: joined, not paused, at no arena table, with the arena's page open, and
+    not busy elsewhere. The pairing itself is :func:`pairing.pairing_round`; the
+    tables are started online tables of the arena's pool, all written together.
+    A pass that cannot seat a table (too few free players here) reads only.
+    """
+    now = now or timezone.now()
+    arena = Arena.objects.filter(pk=arena_id).only("seats", "status").first()
+    if arena is None or arena.status != Arena.Status.LIVE:
+        return []
+    free = ArenaPlayer.objects.filter(
+        arena_id=arena_id, paused=False, table_id__isnull=True
+    ).values_list("user_id", flat=True)
+    ids = list(free)
+    if len(present_among(arena_id=arena_id, user_ids=ids)) < arena.seats:
+        return []
+    return _arena_pair_locked(arena_id=arena_id, now=now)
+
+
+@transaction.atomic
+def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
+    arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+    if arena is None or arena.status != Arena.Status.LIVE or arena.ends_at <= now:
+        return []
+    players = list(
+        ArenaPlayer.objects.filter(arena=arena, paused=False, table_id__isnull=True)
+    )
+    if len(players) < arena.seats:
+        return []
+    ids = [p.user_id for p in players]
+    here = present_among(arena_id=arena.pk, user_ids=ids)
+    busy = _busy_elsewhere([u for u in ids if u in here], now)
+    players = [p for p in players if p.user_id in here and p.user_id not in busy]
+    if len(players) < arena.seats:
+        return []
+    ratings = _ratings(arena.variant, [p.user_id for p in players])
+    free = [
+        Free(
+            user_id=p.user_id,
+            score=p.score,
+            rating=ratings.get(p.user_id, NEW_PLAYER_RATING),
+            waited=(now - p.free_since).total_seconds(),
+            last_opponents=frozenset(p.last_opponents),
+            opponents=_counts(p.opponents),
+            partners=_counts(p.partners),
+        )
+        for p in players
+    ]
+    pairing = pairing_round(
+        free,
+        seats=arena.seats,
+        partnership=arena.partnership,
+        cap=settings.TOURNAMENTS_ARENA_PAIR_CAP,
+    )
+    if not pairing.tables:
+        return []
+    users = get_user_model().objects.in_bulk(
+        [u for table in pairing.tables for u in table]
+    )
+    tables = tables_seated_create(
+        plans=[
+            TablePlan(
+                mode=Table.Mode.ONLINE,
+                variant=arena.variant,
+                options=arena.options,
+                seats=[SeatTaker(user=users[u]) for u in seated],
+                clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
+                hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
+            )
+            for seated in pairing.tables
+        ]
+    )
+    ArenaGame.objects.bulk_create(
+        [
+            ArenaGame(arena=arena, table=table, user_ids=seated)
+            for table, seated in zip(tables, pairing.tables, strict=True)
+        ]
+    )
+    by_user = {p.user_id: p for p in players}
+    changed = []
+    for table, seated in zip(tables, pairing.tables, strict=True):
+        for position, user_id in enumerate(seated):
+            player = by_user[user_id]
+            partner = _partner_of(arena, seated, position)
+            rivals = [u for u in seated if u != user_id and u != partner]
+            player.table_id = table.pk
+            player.last_opponents = rivals
+            for rival in rivals:
+                player.opponents[str(rival)] = player.opponents.get(str(rival), 0) + 1
+            if partner is not None:
+                player.partners[str(partner)] = player.partners.get(str(partner), 0) + 1
+            changed.append(player)
+    _players_seat(changed)
+    _standings_changed(arena)
+    notify.paired_send(
+        arena_id=arena.pk,
+        seated=[
+            (table.pk, seated)
+            for table, seated in zip(tables, pairing.tables, strict=True)
+        ],
+    )
+    return [t.pk for t in tables]
+
+
+def _players_seat(players: Sequence[ArenaPlayer]) -> None:
+    """Write the seated players' table and meeting counts in one statement.
+
+    ``bulk_update`` builds a ``CASE`` per row and column: about 3 s of Python for
+    1,000 players (``bench/arena.py``); this is one ``UPDATE … FROM unnest`` on
+    PostgreSQL, one prepared statement run per row elsewhere.
+    """
+    table = connection.ops.quote_name(ArenaPlayer._meta.db_table)
+    rows = [
+        (
+            p.table_id,
+            json.dumps(p.last_opponents),
+            json.dumps(p.opponents),
+            json.dumps(p.partners),
+            p.pk,
+        )
+        for p in players
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            columns: list[list[object]] = [list(c) for c in zip(*rows, strict=True)]
+            cursor.execute(
+                f"UPDATE {table} AS p SET table_id = v.t, "  # noqa: S608 - the model's table
+                "last_opponents = v.l::jsonb, opponents = v.o::jsonb, "
+                "partners = v.pa::jsonb "
+                "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], "
+                "%s::bigint[]) AS v(t, l, o, pa, id) WHERE p.id = v.id",
+                columns or [[], [], [], [], []],
+            )
+        else:
+            cursor.executemany(
+                f"UPDATE {table} SET table_id = %s, last_opponents = %s, "  # noqa: S608
+                "opponents = %s, partners = %s WHERE id = %s",
+                rows,
+            )
+
+
+def _partner_of(arena: Arena, seated: Sequence[int], position: int) -> int | None:
+    """The player's partner at a partnership table (seats 0+2, 1+3)."""
+    if not arena.partnership or len(seated) != 4:
+        return None
+    return seated[(position + 2) % 4]
+
+
+# --- scoring
+
+
+def arena_on_table_finished(notice: FinishNotice) -> None:
+    """Count a finished arena table in its arena (a finish consequence of every
+    online table; other tables are not arena games and change nothing).
+
+    Runs once per table (``games.finish``); also idempotent by ``scored_at``. A
+    game that ends after the arena's clock still counts, until the arena is
+    finished (ranks and prizes are final then).
+    """
+    arena_id = (
+        ArenaGame.objects.filter(table_id=notice.table_id, scored_at__isnull=True)
+        .values_list("arena_id", flat=True)
+        .first()
+    )
+    if arena_id is None:
+        return
+    with transaction.atomic():
+        arena = Arena.objects.select_for_update().get(pk=arena_id)
+        game = (
+            ArenaGame.objects.select_for_update()
+            .filter(table_id=notice.table_id, scored_at__isnull=True)
+            .first()
+        )
+        if game is None:
+            return
+        now = timezone.now()
+        game.scored_at = now
+        game.save(update_fields=["scored_at"])
+        players = {
+            p.user_id: p
+            for p in ArenaPlayer.objects.select_for_update()
+            .filter(arena=arena, user_id__in=game.user_ids)
+            .order_by("pk")
+        }
+        if arena.status == Arena.Status.FINISHED:
+            _players_free(list(players.values()), table_id=notice.table_id, now=now)
+            return
+        _score(arena, notice, players, now)
+        _standings_changed(arena)
+
+
+def _side(arena: Arena, position: int) -> int:
+    return position % 2 if arena.partnership else position
+
+
+def _score(
+    arena: Arena,
+    notice: FinishNotice,
+    players: dict[int, ArenaPlayer],
+    now: datetime,
+) -> None:
+    sides = 2 if arena.partnership else len(notice.results)
+    place_of_side = {_side(arena, r.position): r.place for r in notice.results}
+    firsts = sum(1 for place in place_of_side.values() if place == 1)
+    user_ids = [r.user_id for r in notice.results if r.user_id is not None]
+    ratings = _ratings(arena.variant, user_ids)
+    changed = []
+    for result in notice.results:
+        player = players.get(result.user_id) if result.user_id else None
+        if player is None:
+            continue
+        side = _side(arena, result.position)
+        outcome = game_outcome(
+            place=result.place,
+            sides=sides,
+            shared=result.place == 1 and firsts > 1,
+            streak=player.streak,
+            forfeited=result.forfeited,
+        )
+        opponents = [
+            ratings.get(r.user_id, NEW_PLAYER_RATING)
+            for r in notice.results
+            if r.user_id is not None and _side(arena, r.position) != side
+        ]
+        player.score += outcome.points
+        player.streak = outcome.streak
+        player.games += 1
+        player.wins += int(outcome.win)
+        player.performance_total += game_performance(
+            place=result.place, sides=sides, opponents=opponents
+        )
+        if result.forfeited:
+            player.paused = True  # who left a table is not paired again unasked
+        changed.append(player)
+    ArenaPlayer.objects.bulk_update(
+        changed, ["score", "streak", "games", "wins", "performance_total", "paused"]
+    )
+    _players_free(list(players.values()), table_id=notice.table_id, now=now)
+
+
+def _players_free(players: list[ArenaPlayer], *, table_id: int, now: datetime) -> None:
+    ArenaPlayer.objects.filter(
+        pk__in=[p.pk for p in players], table_id=table_id
+    ).update(table_id=None, free_since=now)
+
+
+def arena_on_table_cancelled(*, table_id: int) -> None:
+    """A cancelled arena table counts for nobody; its players are free again."""
+    with transaction.atomic():
+        game = (
+            ArenaGame.objects.select_related("arena")
+            .filter(table_id=table_id, scored_at__isnull=True)
+            .first()
+        )
+        if game is None:
+            return
+        arena = Arena.objects.select_for_update().get(pk=game.arena_id)
+        now = timezone.now()
+        updated = ArenaGame.objects.filter(pk=game.pk, scored_at__isnull=True).update(
+            scored_at=now
+        )
+        if not updated:
+            return
+        ArenaPlayer.objects.filter(arena=arena, table_id=table_id).update(
+            table_id=None, free_since=now
+        )
+        _standings_changed(arena)
+
+
+# --- the clock: start, end, final ranks and prizes
+
+
+def arenas_tick(*, now: datetime | None = None) -> None:
+    """Start the arenas due, pair the live ones, end those whose clock ran out and
+    finish those whose last games are in; push standings that changed."""
+    now = now or timezone.now()
+    # Reads first: a tick with nothing to do writes nothing (on SQLite even an
+    # UPDATE that matches no row takes the write lock).
+    starting = Q(status=Arena.Status.SCHEDULED, starts_at__lte=now)
+    ending = Q(status=Arena.Status.LIVE, ends_at__lte=now)
+    if Arena.objects.filter(starting | ending).exists():
+        Arena.objects.filter(starting).update(
+            status=Arena.Status.LIVE, standings_version=F("standings_version") + 1
+        )
+        Arena.objects.filter(ending).update(
+            status=Arena.Status.ENDING, standings_version=F("standings_version") + 1
+        )
+    for arena_id in Arena.objects.filter(status=Arena.Status.LIVE).values_list(
+        "pk", flat=True
+    ):
+        try:
+            arena_pair(arena_id=arena_id, now=now)
+        except Exception:
+            logger.exception("pairing arena %s failed", arena_id)
+    for arena_id in Arena.objects.filter(status=Arena.Status.ENDING).values_list(
+        "pk", flat=True
+    ):
+        arena_finish(arena_id=arena_id, now=now)
+    recent = now - timedelta(minutes=10)
+    for arena_id in (
+        Arena.objects.filter(standings_sent__lt=F("standings_version"))
+        .exclude(status=Arena.Status.FINISHED, finished_at__lt=recent)
+        .values_list("pk", flat=True)
+    ):
+        notify.standings_push(arena_id=arena_id)
+
+
+@transaction.atomic
+def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
+    """Give an ended arena its final ranks and pay its prizes, once; True if this
+    call finished it. Waits for the games in progress (they still count), up to
+    ``TOURNAMENTS_ARENA_GRACE_MINUTES`` after the clock."""
+    now = now or timezone.now()
+    arena = Arena.objects.select_for_update().get(pk=arena_id)
+    if arena.status != Arena.Status.ENDING:
+        return False
+    grace = timedelta(minutes=settings.TOURNAMENTS_ARENA_GRACE_MINUTES)
+    pending = ArenaGame.objects.filter(arena=arena, scored_at__isnull=True).exists()
+    if pending and now < arena.ends_at + grace:
+        return False
+    players = list(
+        ArenaPlayer.objects.select_for_update()
+        .filter(arena=arena, games__gt=0)
+        .order_by("pk")
+    )
+    ranks = ranks_of([(p.user_id, p.score, p.performance, p.games) for p in players])
+    prizes: list[tuple[int, int]] = list(settings.TOURNAMENTS_ARENA_PRIZES)
+    wanted: dict[int, tuple[int, int, int]] = {}
+    for player, rank in zip(players, ranks, strict=True):
+        player.rank = rank
+        if rank <= len(prizes):
+            coins, xp = prizes[rank - 1]
+            wanted[player.user_id] = (rank, coins, xp)
+    paid = arena_prizes_pay(arena_id=arena.pk, prizes=wanted, at=now)
+    for player in players:
+        coins, xp = paid.get(player.user_id, (0, 0))
+        player.prize_coins, player.prize_xp = coins, xp
+    ArenaPlayer.objects.bulk_update(players, ["rank", "prize_coins", "prize_xp"])
+    arena.status = Arena.Status.FINISHED
+    arena.finished_at = now
+    arena.standings_version += 1
+    arena.save(update_fields=["status", "finished_at", "standings_version"])
+    return True
+
+
+def _standings_changed(arena: Arena) -> None:
+    """Bump the arena's standings version (the caller holds its row lock); push
+    at once after commit unless a push went out less than the throttle ago (the
+    tick sends that one)."""
+    Arena.objects.filter(pk=arena.pk).update(
+        standings_version=F("standings_version") + 1
+    )
+    sent = arena.standings_sent_at
+    throttle = timedelta(seconds=settings.TOURNAMENTS_ARENA_STANDINGS_SECONDS)
+    if sent is None or timezone.now() - sent >= throttle:
+        arena_id = arena.pk
+        transaction.on_commit(lambda: notify.standings_push(arena_id=arena_id))
