@@ -22,6 +22,7 @@ from economy.player_messages import ITEM_NAMES, item_name
 
 _REWARD = re.compile(r"^(?P<mode>[a-z]+), position (?P<position>\d+)$")
 _LEAGUE = re.compile(r"^league week (?P<week>\S+)$")
+_ARENA = re.compile(r"^arena (?P<arena>\d+), rank (?P<rank>\d+)$")
 
 MODE_WORDS = {
     "practice": _("practice"),
@@ -39,6 +40,11 @@ def reward_memo(*, mode: str, position: int) -> str:
 def league_memo(*, week: str) -> str:
     """The stored memo of a week-end league reward."""
     return f"league week {week}"
+
+
+def arena_memo(*, arena_id: int, rank: int) -> str:
+    """The stored memo of an arena prize."""
+    return f"arena {arena_id}, rank {rank}"
 
 
 def _week_words(week: str) -> str:
@@ -60,6 +66,12 @@ def memo_words(*, kind: str, memo: str) -> str:
         return gettext("%(mode)s, place %(position)s") % {
             "mode": MODE_WORDS[found["mode"]],
             "position": found["position"],
+        }
+    found = _ARENA.match(memo)
+    if found:
+        return gettext("arena %(arena)s, final rank %(rank)s") % {
+            "arena": found["arena"],
+            "rank": found["rank"],
         }
     found = _LEAGUE.match(memo)
     if found:

@@ -26,7 +26,7 @@ from django.utils import translation
 
 from accounts.models import Profile
 from config.asgi import application
-from economy.history_words import league_memo, memo_words, reward_memo
+from economy.history_words import arena_memo, league_memo, memo_words, reward_memo
 from economy.models import Transaction
 from economy.templatetags.economy import coins, duration_words
 from games import engine
@@ -54,6 +54,7 @@ SPANISH = {
     "Send JSON text frames, not binary ones.": "Envía marcos de texto JSON.",
     "table reward": "premio de mesa",
     "%(mode)s, place %(position)s": "%(mode)s, puesto %(position)s",
+    "arena %(arena)s, final rank %(rank)s": "arena %(arena)s, puesto final %(rank)s",
     "online table": "mesa en línea",
 }
 
@@ -281,8 +282,11 @@ def test_wallet_lines_are_words_at_display_time(spanish) -> None:
     assert memo_words(kind="reward", memo=league_memo(week="2026-11-30")) == (
         "league week of 11/30/2026"
     )
+    prize = arena_memo(arena_id=12, rank=3)
+    assert memo_words(kind="reward", memo=prize) == "arena 12, final rank 3"
     with translation.override("es"):
         assert memo_words(kind="reward", memo=memo) == "mesa en línea, puesto 1"
+        assert memo_words(kind="reward", memo=prize) == "arena 12, puesto final 3"
         assert str(Transaction.Kind.REWARD.label) == "premio de mesa"
 
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db import transaction
 
 from economy.errors import IdempotencyConflict
+from economy.history_words import arena_memo
 from economy.ledger import (
     accounts_lock,
     fingerprint_of,
@@ -32,8 +33,9 @@ def prize_key(*, arena_id: int, user_id: int) -> str:
 
 
 def prize_memo(*, arena_id: int, rank: int) -> str:
-    """The stored memo of an arena prize (the audit's form)."""
-    return f"arena {arena_id}, rank {rank}"
+    """The stored memo of an arena prize (the audit's form; the wallet page says it
+    in the reader's words, ``economy.history_words``)."""
+    return arena_memo(arena_id=arena_id, rank=rank)
 
 
 @transaction.atomic
