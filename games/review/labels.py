@@ -5,10 +5,8 @@ its side gave up against the best option (points: own side's minus the mean
 of the other sides'; Spider's penalty points count against the side charged),
 estimated over deals consistent with what the seat saw (``single``).
 
-The thresholds below are **provisional**: set by hand from the size of a
-typical hand's points in each scoring. ``bench/review_thresholds.py`` is the
-self-play benchmark that settles them (docs/review.md, "Labels and their
-thresholds", has its rule and a first small run, too small to replace them).
+The thresholds below come from self-play (``bench/review_thresholds.py``; its
+rule and figures are in docs/review.md, "Labels and their thresholds").
 """
 
 from __future__ import annotations
@@ -29,21 +27,20 @@ class Thresholds(NamedTuple):
     blunder: float
 
 
-# Provisional (see the module docstring); to be settled by
-# ``nice .venv/bin/python bench/review_thresholds.py --hands 200 --levels
-# easy,medium,hard``. Pip-count scorings: a double-6 hand
-# is typically worth 10 to 40 points to its winner; end-sum scorings move in
-# fives; Catalan's blocked hand pays every pip in hands; Spider charges penalties.
+# ``nice .venv/bin/python bench/review_thresholds.py --hands 12 --samples 16
+# --max-nodes 2000 --luck-nodes 20000``, by the rule in docs/review.md: inaccuracy a
+# fifth of a won hand, never below the noise floor; mistake half a won hand, at
+# least twice that; blunder a whole won hand, at least twice the mistake.
 THRESHOLDS: dict[str, Thresholds] = {
-    "block": Thresholds(3.0, 8.0, 16.0),
-    "draw": Thresholds(3.0, 8.0, 16.0),
-    "cross": Thresholds(3.0, 8.0, 16.0),
-    "grand_cross": Thresholds(4.0, 10.0, 20.0),
-    "catalan": Thresholds(5.0, 12.0, 24.0),
-    "all_fives": Thresholds(5.0, 10.0, 20.0),
-    "fives_and_threes": Thresholds(5.0, 10.0, 20.0),
-    "fives": Thresholds(5.0, 10.0, 20.0),
-    "spider": Thresholds(4.0, 10.0, 20.0),
+    "block": Thresholds(4.0, 8.0, 16.0),
+    "draw": Thresholds(12.0, 24.0, 48.0),
+    "cross": Thresholds(6.0, 12.0, 24.0),
+    "grand_cross": Thresholds(10.0, 20.0, 40.0),
+    "catalan": Thresholds(13.0, 26.0, 52.0),
+    "all_fives": Thresholds(10.0, 20.0, 40.0),
+    "fives_and_threes": Thresholds(11.0, 22.0, 44.0),
+    "fives": Thresholds(11.0, 22.0, 44.0),
+    "spider": Thresholds(12.0, 24.0, 48.0),
 }
 
 # A loss is labelled only when it exceeds this many standard errors of its
