@@ -57,9 +57,42 @@ export function snake(box, items, { reverse = false } = {}) {
   first.className = `snake-row${reverse ? " rev" : ""}`;
   first.append(...items);
   box.replaceChildren(first);
-  const width = box.clientWidth;
-  if (!width) return 1;
+  const style = getComputedStyle(first);
+  const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  let width = first.clientWidth - padding;
+  if (width <= 0) return 1;
+  // Items do not shrink in a row (table.css), so these are the widths they keep.
   const widths = items.map((node) => node.getBoundingClientRect().width);
+  // Fonts and rounding can leave a row a few pixels wider than the sum: the rows
+  // are laid again a little narrower until none overflows.
+  for (let attempt = 0; ; attempt += 1) {
+    const rows = rowsOf(items, widths, width);
+    if (rows.length < 2 && !reverse) {
+      if (first.scrollWidth <= first.clientWidth + 1 || attempt > 2) return 1;
+      width -= first.scrollWidth - first.clientWidth;
+      continue;
+    }
+    const divs = rows.map((nodes, r) => {
+      const back = (r % 2 === 1) !== reverse;
+      const div = document.createElement("div");
+      div.className = `snake-row${back ? " rev" : ""}`;
+      div.append(...nodes);
+      return div;
+    });
+    box.replaceChildren(...divs);
+    const over = Math.max(...divs.map((d) => d.scrollWidth - d.clientWidth));
+    if (over <= 1 || attempt > 2) {
+      rows.forEach((nodes, r) => {
+        if ((r % 2 === 1) !== reverse) nodes.forEach(turn);
+      });
+      return rows.length;
+    }
+    width -= over;
+  }
+}
+
+/** Items into rows of at most ``width`` px, an end button never alone on the last. */
+function rowsOf(items, widths, width) {
   const rows = [];
   let row = [];
   let used = 0;
@@ -81,16 +114,5 @@ export function snake(box, items, { reverse = false } = {}) {
     const before = rows[rows.length - 2];
     if (before.length > 1) last.unshift(before.pop());
   }
-  if (rows.length < 2 && !reverse) return 1;
-  box.replaceChildren(
-    ...rows.map((nodes, r) => {
-      const back = (r % 2 === 1) !== reverse;
-      const div = document.createElement("div");
-      div.className = `snake-row${back ? " rev" : ""}`;
-      if (back) nodes.forEach(turn);
-      div.append(...nodes);
-      return div;
-    }),
-  );
-  return rows.length;
+  return rows;
 }
