@@ -397,11 +397,33 @@ def pot_settle(*, table_ref: str, winner_user_ids: Sequence[int]) -> Transaction
         raise InvalidInput(f"user(s) {strangers} hold no entry in pot {table_ref}")
     total = escrow.balance or 0  # an escrow always keeps a balance
     share, remainder = divmod(total, len(winners))
-    legs = [(escrow, -total)]
-    for index, uid in enumerate(winners):
-        amount = share + (remainder if index == 0 else 0)
-        if amount:
-            legs.append((wallets[uid], amount))
+    amounts = [share + (remainder if i == 0 else 0) for i in range(len(winners))]
+    return _payout_post(
+        key=key,
+        fingerprint=fingerprint,
+        table_ref=table_ref,
+        escrow=escrow,
+        credits=[
+            (wallets[uid], amount) for uid, amount in zip(winners, amounts, strict=True)
+        ],
+    )
+
+
+def _payout_post(
+    *,
+    key: str,
+    fingerprint: str,
+    table_ref: str,
+    escrow: Account,
+    credits: Sequence[tuple[Account, int]],
+) -> Transaction:
+    """Empty the escrow into the payees' wallets (zero amounts left out) and mark
+    the pot ``settled``, in one ledger transaction."""
+    total = sum(amount for _, amount in credits)
+    legs = [
+        (escrow, -total),
+        *((wallet, amount) for wallet, amount in credits if amount),
+    ]
     return ledger_post(
         key=key,
         kind=Transaction.Kind.PAYOUT,
@@ -464,15 +486,13 @@ def pot_settle_places(
     if strangers := [uid for uid in payees if uid not in holders]:
         raise InvalidInput(f"user(s) {strangers} hold no entry in pot {table_ref}")
     total = escrow.balance or 0  # an escrow always keeps a balance
-    legs = [(escrow, -total)]
-    for uid, amount in zip(payees, places_split(total=total, shares=cuts), strict=True):
-        if amount:
-            legs.append((wallets[uid], amount))
-    return ledger_post(
+    amounts = places_split(total=total, shares=cuts)
+    return _payout_post(
         key=key,
-        kind=Transaction.Kind.PAYOUT,
-        legs=legs,
         fingerprint=fingerprint,
         table_ref=table_ref,
-        escrow_set={"state": Account.State.SETTLED.value},
+        escrow=escrow,
+        credits=[
+            (wallets[uid], amount) for uid, amount in zip(payees, amounts, strict=True)
+        ],
     )

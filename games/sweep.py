@@ -1,6 +1,7 @@
 """Timed jobs found by their deadline: the turn clocks, and the safety net for lost
 jobs of every other kind."""
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.utils import timezone
@@ -19,8 +20,14 @@ def tables_overdue_tick(*, limit: int = 200) -> int:
     overdue = Table.objects.filter(
         status=Table.Status.PLAYING, deadline__lt=cutoff
     ).values_list("pk", "seq")[:limit]
+    return _ticks_run(overdue)
+
+
+def _ticks_run(due: Iterable[tuple[int, int]]) -> int:
+    """Run the due job of each ``(table id, seq)``; return how many ran. A table
+    that moved on meanwhile is skipped (its job is stale)."""
     done = 0
-    for table_id, seq in overdue:
+    for table_id, seq in due:
         try:
             done += table_tick(table_id=table_id, seq=seq)
         except TableError:
@@ -47,10 +54,4 @@ def clocks_due_tick(*, limit: int = CLOCKS_PER_SWEEP) -> int:
         timer=Table.Timer.CLOCK,
         deadline__lte=timezone.now(),
     ).values_list("pk", "seq")[:limit]
-    done = 0
-    for table_id, seq in due:
-        try:
-            done += table_tick(table_id=table_id, seq=seq)
-        except TableError:
-            continue
-    return done
+    return _ticks_run(due)
