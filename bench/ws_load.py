@@ -76,11 +76,12 @@ def bench_env(conn_max_age: int) -> dict[str, str]:
     )
 
 
-def redis_flush() -> None:
-    """Database 6 belongs to this bench: drop stale tasks and channel messages."""
+def redis_flush(url: str = REDIS_URL) -> None:
+    """Empty ``url``, a Redis database of the bench's own (6 here): drop stale
+    tasks and channel messages."""
     import redis
 
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
 
@@ -355,6 +356,15 @@ class Client:
             self.latest = frame
         self.changed.set()
 
+    def legal_of(self, state: dict[str, Any] | None) -> list[Any]:
+        """The actions this socket may send in ``state``: its view's ``legal``."""
+        view = (state or {}).get("view") or {}
+        return list(view.get("legal") or [])
+
+    def think_time(self) -> float:
+        """Seconds to wait before the next act: a pause of the scenario's."""
+        return self.rng.uniform(*self.shared.scenario.pause)
+
     async def play(self) -> None:
         """Act whenever the view offers something, until told to stop."""
         s = self.shared
@@ -365,8 +375,7 @@ class Client:
             if state is not None and state["table"]["status"] != "playing":
                 await self._next_table()
                 continue
-            legal = (state or {}).get("view", {}) or {}
-            legal = legal.get("legal") or []
+            legal = self.legal_of(state)
             if (
                 state is None
                 or not legal
@@ -378,7 +387,7 @@ class Client:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), timeout=1.0)
                 continue
-            await asyncio.sleep(self.rng.uniform(*s.scenario.pause))
+            await asyncio.sleep(self.think_time())
             if s.stop_acting.is_set() or self.latest is not state:
                 continue
             action = self.rng.choice(legal)

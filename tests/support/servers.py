@@ -1,8 +1,8 @@
 """Start the platform's own processes on this machine: integration tests and benchmarks.
 
-``daphne_start`` and ``celery_worker_start`` launch the real servers as subprocesses
-with a given environment (so they can point at a test database), wait until they
-answer, and return a handle whose ``stop()`` ends them.
+``daphne_start``, ``uvicorn_start`` and ``celery_worker_start`` launch the real
+servers as subprocesses with a given environment (so they can point at a test
+database), wait until they answer, and return a handle whose ``stop()`` ends them.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+ASGI_APP = "config.asgi:application"
 
 
 def free_port() -> int:
@@ -74,8 +76,9 @@ def daphne_start(
     port: int | None = None,
     log: Path | None = None,
     timeout: float = 60,
+    app: str = ASGI_APP,
 ) -> Server:
-    """A daphne process serving ``config.asgi``; returns once ``/healthz`` answers."""
+    """A daphne process serving ``app``; returns once ``/healthz`` answers."""
     port = port or free_port()
     proc = _spawn(
         [
@@ -86,16 +89,60 @@ def daphne_start(
             "127.0.0.1",
             "-p",
             str(port),
-            "config.asgi:application",
+            app,
         ],
         env,
         log,
     )
-    server = Server(proc, port)
+    return _serving(Server(proc, port), "daphne", timeout)
+
+
+def uvicorn_start(
+    env: dict[str, str],
+    *,
+    port: int | None = None,
+    log: Path | None = None,
+    timeout: float = 60,
+    app: str = ASGI_APP,
+    ws: str = "websockets",
+    options: Sequence[str] = (),
+) -> Server:
+    """A uvicorn process serving ``app`` with its WebSocket implementation ``ws``
+    and ``options`` added; returns once ``/healthz`` answers. Without lifespan
+    events: Channels' router refuses them, and ``config.asgi`` needs none."""
+    port = port or free_port()
+    proc = _spawn(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--ws",
+            ws,
+            "--lifespan",
+            "off",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            *options,
+            app,
+        ],
+        env,
+        log,
+    )
+    return _serving(Server(proc, port), "uvicorn", timeout)
+
+
+def _serving(server: Server, name: str, timeout: float) -> Server:
+    """``server`` once its ``/healthz`` answers; stopped, and an error, if it exits
+    or stays silent for ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}")
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"{name} exited with {server.proc.returncode}")
         try:
             with urllib.request.urlopen(f"{server.url}/healthz", timeout=2):
                 return server
@@ -105,7 +152,7 @@ def daphne_start(
                 return server
             if time.monotonic() > deadline:
                 server.stop()
-                raise RuntimeError("daphne did not come up") from exc
+                raise RuntimeError(f"{name} did not come up") from exc
             time.sleep(0.2)
 
 
