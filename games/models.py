@@ -105,6 +105,9 @@ class Seat(models.Model):
         help_text="a simulated player's generated name; blank for everyone else",
     )
     connected = models.BooleanField(default=False)
+    # The last socket closed: the seat shows as connected until then, so that a page
+    # reload does not flash it offline (``games.services.seats.seat_presence``).
+    offline_at = models.DateTimeField(null=True, blank=True)
     away = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)
     # Written once when the match ends.
@@ -128,6 +131,13 @@ class Seat(models.Model):
                 | (models.Q(user__isnull=True) & ~models.Q(bot_level="")),
                 name="seat_player_or_bot",
             ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["offline_at"],
+                name="seat_offline_due",
+                condition=models.Q(offline_at__isnull=False),
+            )
         ]
 
     def __str__(self) -> str:

@@ -7,7 +7,7 @@ from celery import shared_task
 from games.expiry import practice_tables_expire
 from games.finish import finish_steps_sweep
 from games.reviews.services import review_run
-from games.services import table_tick
+from games.services import seats_offline_tick, table_tick
 from games.sweep import clocks_due_tick, tables_overdue_tick
 
 logger = logging.getLogger(__name__)
@@ -29,8 +29,10 @@ def sweep_overdue_task() -> None:
 
 @shared_task(name="games.clock_sweep", ignore_result=True)
 def clock_sweep_task() -> None:
-    """Run out the turn clocks past their deadline (they have no task of their own)."""
+    """Run out the turn clocks past their deadline (they have no task of their own),
+    and make offline the seats left longer than their grace."""
     clocks_due_tick()
+    seats_offline_tick()
 
 
 @shared_task(name="games.finish_sweep", ignore_result=True)

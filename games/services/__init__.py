@@ -38,6 +38,7 @@ from games.services.seats import (
     seat_leave,
     seat_move,
     seat_presence,
+    seats_offline_tick,
     table_leave,
 )
 from games.services.seeding import table_seed
@@ -65,6 +66,7 @@ __all__ = [
     "seat_leave",
     "seat_move",
     "seat_presence",
+    "seats_offline_tick",
     "table_act",
     "table_cancel",
     "table_cancel_locked",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from dbtools.rows import row_insert
@@ -145,7 +148,12 @@ def seat_back(*, table_id: int, user: User) -> None:
         change(table, seats, state, position=seat.position, timer=timer)
 
 
-@transaction.atomic
+# How long a seat whose last socket closed still shows as connected: a page reload
+# (close, load, open) fits in it on a slow phone, so it does not flash the seat
+# offline and online for everyone at the table, two new ``seq`` for nothing.
+OFFLINE_GRACE = timedelta(seconds=5)
+
+
 def seat_presence(
     *, table_id: int, user: User, connected: bool, socket: str = ""
 ) -> None:
@@ -155,24 +163,84 @@ def seat_presence(
     connection may leave it out). A player may hold the table open in several tabs,
     served by different processes: the seat is ``connected`` while any of them is
     live (``games.presence``), so only the first socket opening and the last one
-    closing change it, and only that change gives a playing table a new ``seq``.
-    Its timed job keeps its deadline (a reconnect does not restart a turn clock).
+    closing change it. The last one closing only marks the seat ``offline_at`` (one
+    statement): :func:`seats_offline_tick` makes it offline, with a new ``seq``,
+    once :data:`OFFLINE_GRACE` has passed without a socket opening again; one that
+    opens meanwhile clears the mark and nothing else changes. Its timed job keeps
+    its deadline (a reconnect does not restart a turn clock).
     """
-    table = table_locked(table_id)
-    if table is None:
-        return
     live = seat_sockets_count(
         table_id=table_id, user_id=user.pk, socket=socket, opened=connected
     )
-    now_connected = live > 0
-    changed = Seat.objects.filter(
-        table_id=table_id, user=user, connected=not now_connected
-    ).update(connected=now_connected)
+    mine = Seat.objects.filter(table_id=table_id, user=user)
+    if live == 0:
+        mine.filter(connected=True, offline_at__isnull=True).update(
+            offline_at=timezone.now() + OFFLINE_GRACE
+        )
+        return
+    if not connected:
+        return
+    # Back within the grace: the seat never showed as offline. The update waits
+    # behind a sweep that holds the seat's row, and then finds no mark to clear.
+    if mine.filter(connected=True, offline_at__isnull=False).update(offline_at=None):
+        return
+    _seat_connect(table_id=table_id, user=user)
+
+
+@transaction.atomic
+def _seat_connect(*, table_id: int, user: User) -> None:
+    """Mark the seat connected under the table's lock; a playing table gets a new
+    ``seq`` if it was offline."""
+    table = table_locked(table_id)
+    if table is None:
+        return
+    changed = Seat.objects.filter(table_id=table_id, user=user, connected=False).update(
+        connected=True, offline_at=None
+    )
     if not changed or table.status != Table.Status.PLAYING:
         return
     seats = table_seats(table)
     position = next(s.position for s in seats if s.user_id == user.pk)
     change(table, seats, state_or_none(table), position=position)
+
+
+# The most seats one sweep makes offline (the next sweep takes the rest).
+OFFLINE_PER_SWEEP = 500
+
+
+def seats_offline_tick(
+    *, now: datetime | None = None, limit: int = OFFLINE_PER_SWEEP
+) -> int:
+    """Make offline the seats whose last socket closed more than
+    :data:`OFFLINE_GRACE` ago (beat, with the turn clocks: ``games.clock_sweep``);
+    return how many. A socket that opened meanwhile cleared the mark: its seat is
+    left connected."""
+    now = now or timezone.now()
+    due = Seat.objects.filter(offline_at__lte=now).values_list("table_id", "user")[
+        :limit
+    ]
+    done = 0
+    users = {u.pk: u for u in User.objects.filter(pk__in={u for _, u in due})}
+    for table_id, user_id in due:
+        user = users.get(user_id)
+        if user is not None:
+            done += _seat_offline(table_id=table_id, user=user, now=now)
+    return done
+
+
+@transaction.atomic
+def _seat_offline(*, table_id: int, user: User, now: datetime) -> int:
+    table = table_locked(table_id)
+    if table is None:
+        return 0
+    changed = Seat.objects.filter(
+        table_id=table_id, user=user, offline_at__lte=now
+    ).update(connected=False, offline_at=None)
+    if changed and table.status == Table.Status.PLAYING:
+        seats = table_seats(table)
+        position = next(s.position for s in seats if s.user_id == user.pk)
+        change(table, seats, state_or_none(table), position=position)
+    return changed
 
 
 def table_leave(*, table_id: int, user: User) -> None:

@@ -3,11 +3,15 @@ changes (a connection, a forfeit) that leave the game as the player saw it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import engine
 from games.errors import TableError
-from games.services import seat_presence, table_act
+from games.services import seat_presence, seats_offline_tick, table_act
+from games.services.seats import OFFLINE_GRACE
 from tests.support.tables import two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +31,7 @@ def test_a_move_after_the_opponents_connection_changed_still_lands(make_user, qu
     seen = table.seq
     seat_presence(table_id=table.pk, user=other, connected=True)
     seat_presence(table_id=table.pk, user=other, connected=False)
+    seats_offline_tick(now=timezone.now() + OFFLINE_GRACE + timedelta(seconds=1))
     new_seq = table_act(table_id=table.pk, user=user, action=action, expected_seq=seen)
     assert new_seq == seen + 3
 

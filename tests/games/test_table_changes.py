@@ -7,8 +7,10 @@ so a change sent without a new one is invisible until the next resync.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import engine
 from games.models import Seat, Table
@@ -17,11 +19,13 @@ from games.services import (
     seat_back,
     seat_leave,
     seat_presence,
+    seats_offline_tick,
     table_act,
     table_cancel,
     table_practice_create,
     table_tick,
 )
+from games.services.seats import OFFLINE_GRACE
 from games.spectators import watched_mark
 from tests.support.tables import table_state, two_human_table
 
@@ -93,7 +97,12 @@ def presence_on(make_user):
 def presence_off(make_user):
     table, ana, ben = two_human_table(make_user)
     Seat.objects.filter(table=table, position=1).update(connected=True)
-    return table, lambda: seat_presence(table_id=table.pk, user=ben, connected=False)
+
+    def leave() -> None:
+        seat_presence(table_id=table.pk, user=ben, connected=False)
+        seats_offline_tick(now=timezone.now() + OFFLINE_GRACE + timedelta(seconds=1))
+
+    return table, leave
 
 
 def cancel(make_user):

@@ -1,5 +1,5 @@
 """Frames meant to break a table socket: each gets a clear error or close code,
-nothing is logged as a traceback, and the seat's connected flag is right after."""
+nothing is logged as a traceback, and the seat's presence is right after."""
 
 from __future__ import annotations
 
@@ -43,9 +43,14 @@ async def next_of(comm: WebsocketCommunicator, kind: str) -> dict:
 
 
 async def connected_flag(table_id: int, position: int) -> bool:
-    return await database_sync_to_async(
-        lambda: Seat.objects.get(table_id=table_id, position=position).connected
-    )()
+    """Whether the seat counts as connected with no socket closing: a closed last
+    socket marks it ``offline_at`` (it goes offline after its grace)."""
+
+    def read() -> bool:
+        seat = Seat.objects.get(table_id=table_id, position=position)
+        return seat.connected and seat.offline_at is None
+
+    return await database_sync_to_async(read)()
 
 
 def tracebacks(caplog) -> list[logging.LogRecord]:
