@@ -50,6 +50,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.stack import database_ensure, server_env  # noqa: E402
+from games.patches import frame_patched  # noqa: E402
+from realtime.deltas import DeltaError  # noqa: E402
 from tests.ops.redis_server import RedisServer  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     BIN,
@@ -371,6 +373,7 @@ class Player:
     async def _play(self, ws: Any, stop: asyncio.Event) -> bool:
         """Play until ``stop`` or the socket drops (False), or the table ends (True)."""
         seq = -1
+        shown: dict[str, Any] = {}
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=3)
@@ -378,8 +381,15 @@ class Player:
                 await ws.send(json.dumps({"type": "sync"}))  # quiet: ask again
                 continue
             frame = json.loads(text)
+            if frame.get("type") == "patch" and frame["seq"] >= seq:
+                try:  # the state it stands for, as the page does
+                    frame = frame_patched(shown, frame)
+                except DeltaError:
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
             if frame.get("type") != "state" or frame["seq"] < seq:
                 continue
+            shown = frame
             self.frames += 1
             if seq >= 0 and frame["seq"] > seq + 1:
                 self.gaps += 1

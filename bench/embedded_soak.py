@@ -58,6 +58,12 @@ from typing import Any
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.patches import frame_patched  # noqa: E402
+from realtime.deltas import DeltaError  # noqa: E402
+
 PEOPLE = 20
 FRIEND_PAIRS = 3  # six of the people play each other in friend rooms
 PORT = 18431
@@ -199,6 +205,7 @@ class Person:
             return
         self.tally.tables += 1
         stop = min(self.end, time.monotonic() + TABLE_SECONDS)
+        shown: dict[str, Any] = {}
         try:
             while time.monotonic() < stop:
                 try:
@@ -207,8 +214,16 @@ class Person:
                 except TimeoutError:
                     break
                 self.frame("table", m)
+                if m.get("type") == "patch":
+                    try:  # the state it stands for, as the page does
+                        m = frame_patched(shown, m)
+                    except DeltaError:
+                        self.tally.errors["a patch of another state"] += 1
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
                 if m.get("type") != "state":
                     continue
+                shown = m
                 if m["table"]["status"] != "playing":
                     break
                 legal = (m.get("view") or {}).get("legal") or []

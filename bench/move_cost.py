@@ -18,9 +18,9 @@ played by WebSocket clients after a few unmeasured moves:
   ``player``, plus the tasks queued (``LPUSH`` to a Celery queue).
 
 Spectator publishes are ``PUBLISH``es to a ``table.<id>.watch`` group while nobody
-watches (no spectator connects here). Frame bytes are the ``state`` frames' JSON text
-as each player's socket receives it (before permessage-deflate, which
-``config.serve`` negotiates with browsers).
+watches (no spectator connects here). Frame bytes are the JSON text of each new state
+as each player's socket receives it, a ``state`` frame or a ``patch`` of the one
+before (before permessage-deflate, which ``config.serve`` negotiates with browsers).
 
 Goals (issue 32): a player's move <= 4 statements, a computer move <= 4, Redis
 commands per move (daphne + worker) <= 5, frames <= 1 KB median, 0 spectator
@@ -141,22 +141,29 @@ def _computer_moves(table_id: int, after_seq: int) -> int:
 
 
 class Player:
-    """One person's socket: the latest state and the size of each state frame."""
+    """One person's socket: the latest state and the size of each frame of one."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.latest: dict[str, Any] | None = None
-        self.sizes: list[tuple[int, bool]] = []  # (bytes, first frame of a hand)
+        # (bytes, first frame of a hand, a patch)
+        self.sizes: list[tuple[int, bool, bool]] = []
         self.changed = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
+        from games.patches import frame_patched
+
         async for raw in self.ws:
             frame = json.loads(raw)
-            if frame.get("type") != "state":
+            patch = frame.get("type") == "patch"
+            if patch:
+                assert self.latest is not None, "a patch before any state"
+                frame = frame_patched(self.latest, frame)
+            elif frame.get("type") != "state":
                 continue
             events = [e.get("type") for e in frame.get("events") or []]
-            self.sizes.append((len(raw), "hand_started" in events))
+            self.sizes.append((len(raw), "hand_started" in events, patch))
             if self.latest is None or frame["seq"] >= self.latest["seq"]:
                 self.latest = frame
             self.changed.set()
@@ -273,14 +280,17 @@ def _watch_publishes(*counts: RedisCounts) -> int:
     )
 
 
-def _frames(players: list[Player], skip: int) -> tuple[float, float]:
-    """Median bytes of the measured state frames, and of a hand's first."""
+def _frames(players: list[Player], skip: int) -> tuple[float, float, float]:
+    """Median bytes of the measured frames of a state, of a hand's first, and the
+    share of them that were patches."""
     sizes = [s for p in players for s in p.sizes[skip:]]
-    every = [n for n, _first in sizes]
-    first = [n for n, is_first in sizes if is_first]
+    every = [n for n, _first, _patch in sizes]
+    first = [n for n, is_first, _patch in sizes if is_first]
+    patches = sum(patch for _n, _first, patch in sizes)
     return (
         statistics.median(every) if every else 0.0,
         statistics.median(first) if first else 0.0,
+        patches / len(sizes) if sizes else 0.0,
     )
 
 
@@ -302,7 +312,7 @@ async def _scenario(
     before = wires.snapshot()
     made = await _play(players, moves, rng)
     pg_d, pg_w, r_d, r_w = wires.since(before)
-    frame_median, frame_first = _frames(players, skip)
+    frame_median, frame_first, patch_share = _frames(players, skip)
     for p in players:
         await p.ws.close()
     computer = await asyncio.to_thread(_computer_moves, table_id, start_seq)
@@ -322,6 +332,7 @@ async def _scenario(
         "spectator publishes": _watch_publishes(r_d, r_w),
         "frame median": frame_median,
         "frame first of hand": frame_first,
+        "patch share": patch_share,
         "daphne texts": pg_d.texts,
         "worker texts": pg_w.texts,
     }
@@ -347,8 +358,9 @@ def _show(r: dict[str, Any], texts: bool) -> None:
     print(f"  tasks queued per socket move: {r['tasks per move']:.2f}")
     print(f"  spectator publishes (nobody watching): {r['spectator publishes']}")
     print(
-        f"  state frame bytes: median {r['frame median']:.0f}, "
-        f"first of a hand {r['frame first of hand']:.0f}"
+        f"  frame bytes per state: median {r['frame median']:.0f}, "
+        f"first of a hand {r['frame first of hand']:.0f} "
+        f"({r['patch share']:.0%} patches)"
     )
     if texts:
         for label in ("daphne texts", "worker texts"):

@@ -50,6 +50,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.stack import database_ensure, server_env  # noqa: E402
+from games.patches import frame_patched  # noqa: E402
+from realtime.deltas import DeltaError  # noqa: E402
 
 DB_NAME = "ws_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
@@ -316,6 +318,14 @@ class Client:
                 now = time.perf_counter()
                 frame = json.loads(raw)
                 kind = frame.get("type")
+                if kind == "patch":  # the state it stands for, as the page does
+                    try:
+                        frame, kind = frame_patched(self.latest or {}, frame), "state"
+                    except DeltaError:
+                        self.shared.errors["patch of another state"] += 1
+                        self.sync_pending = True
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
                 if kind == "state":
                     self._on_state(frame, conn, now)
                 elif kind == "error":

@@ -3,13 +3,16 @@
 Thin: parse and size-check a frame, await one service call, answer errors. Every
 table state reaches a connection as a numbered frame from ``realtime.outbox``
 through its seat's group (or the spectators'), the acting connection's own move
-included; ``connect`` and ``sync`` send the current state directly. The refusals,
-the catch-all and the ordering of numbered frames are ``realtime.consumers``'s.
+included; ``connect`` and ``sync`` send the current state directly. Each numbered
+state goes out as a ``patch`` against the last one this connection was sent
+(``games.patches``), unless the patch would be longer. The refusals, the catch-all
+and the ordering of numbered frames are ``realtime.consumers``'s.
 See docs/protocol.md.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -17,6 +20,7 @@ from django.utils.translation import gettext
 
 from games.errors import TableError
 from games.groups import seat_group, watch_group
+from games.patches import frame_patch
 from games.presence import seat_socket_renew
 from games.selectors import table_frame, table_membership
 from games.services import (
@@ -43,10 +47,18 @@ ACTION_BURST = 20
 # The most seats a table has (engine options): whom a change of the count of
 # spectators is told to.
 MAX_SEATS = 5
+# JSON without the spaces after separators: patches go out this way.
+COMPACT = (",", ":")
 
 
 class TableConsumer(SocketConsumer):
     where = "table"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The last state frame this connection was sent, as its client parsed it:
+        # what the next one is a patch against.
+        self.shown: dict[str, Any] | None = None
 
     async def connect(self) -> None:
         # Accept before any database work (the user's session included): daphne
@@ -213,4 +225,21 @@ class TableConsumer(SocketConsumer):
             table_id=self.table_id, position=self.position
         )
         self.seq_seen(frame["seq"])
-        await self.send_json(frame)
+        text = json.dumps(frame)
+        # The client keeps the newer of two frames (a reply to ``sync`` may be
+        # older than a frame it already has).
+        if self.shown is None or frame["seq"] >= self.shown["seq"]:
+            self.shown = json.loads(text)
+        await self.send(text_data=text)
+
+    async def outbox_send(self, text: str) -> None:
+        """A table's next state, as a patch against the last one sent unless the
+        patch would be longer."""
+        frame = json.loads(text)
+        if frame.get("type") == "state":
+            base, self.shown = self.shown, frame
+            if base is not None:
+                patch = json.dumps(frame_patch(base, frame), separators=COMPACT)
+                if len(patch) < len(text):
+                    text = patch
+        await self.send(text_data=text)

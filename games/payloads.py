@@ -1,7 +1,8 @@
 """What each connection of a table receives: its own view, numbered by ``seq``.
 
 Built from the engine's ``view`` (which strips other seats' tiles and the stock) and
-``events_for``; nothing here reads another seat's hand.
+``events_for``; nothing here reads another seat's hand. A connection is sent
+these frames whole or as patches of the one before (``games.patches``).
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ What every socket gets from it:
 - a socket that is already closed (the server closed it with 1009, the tab went
   away) is a normal event: whatever is still sent to it (a pushed frame, a reply,
   an error frame) is dropped without a traceback, once the server says it is gone;
-- the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order;
+- the outbox's numbered frames (``realtime.outbox``), each ``seq`` once and in order
+  (``outbox_send`` sends each);
 - a cap on the sockets one player holds open of each kind (``where``: table,
   lobby, presence), ``WS_SOCKETS_PER_PLAYER``: the one over it is accepted, told
   why in an ``error`` frame (code ``too_many_sockets``), and closed with 4429
@@ -413,10 +414,15 @@ class SocketConsumer(AsyncWebsocketConsumer):
                 GAP_WAIT, lambda: loop.create_task(self._gap_skip())
             )
 
+    async def outbox_send(self, text: str) -> None:
+        """Send the next numbered frame, in order; a consumer may send it in a
+        shorter form (``games.consumers`` sends a table's state as a patch)."""
+        await self.send(text_data=text)
+
     async def _ahead_flush(self) -> None:
         while self.seq + 1 in self._ahead:
             self.seq += 1
-            await self.send(text_data=self._ahead.pop(self.seq))
+            await self.outbox_send(self._ahead.pop(self.seq))
         if not self._ahead and self._gap_timer is not None:
             self._gap_timer.cancel()
             self._gap_timer = None

@@ -8,7 +8,9 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocket, expect
+
+from tests.support.frames import TableFrames
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -81,17 +83,45 @@ def frame(page: Page) -> dict:
     return page.evaluate("() => window.dominoTable.ui.frame")
 
 
-def record_state_frames(page: Page) -> list[dict]:
-    """Every state frame the page's table sockets receive, in arrival order."""
-    frames: list[dict] = []
+class Received(list[dict]):
+    """The states a page's table sockets received, in arrival order, and the
+    ``seq`` of those that came as patches."""
 
-    def on_frame(payload: str | bytes) -> None:
-        data = json.loads(payload)
-        if data.get("type") == "state":
-            frames.append(data)
+    def __init__(self) -> None:
+        super().__init__()
+        self.patched: set[int] = set()
 
-    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+
+def record_state_frames(page: Page) -> Received:
+    """Every state the page's table sockets receive, in arrival order: a ``patch``
+    as the state it stands for (applied here, in Python, to the socket's state
+    before it)."""
+    frames = Received()
+
+    def watch(ws: WebSocket) -> None:
+        reader = TableFrames()
+
+        def on_frame(payload: str | bytes) -> None:
+            data = json.loads(payload)
+            if data.get("type") in ("state", "patch"):
+                frames.append(reader.read(data))
+            if data.get("type") == "patch":
+                frames.patched.add(data["seq"])
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", watch)
     return frames
+
+
+def shows_the_servers_state(page: Page, received: Received) -> bool:
+    """Check that the state the page renders is the one the server's frames stand
+    for (``received``); whether it came as a patch, which the page applied itself."""
+    shown = frame(page)
+    same = [f for f in received if f["seq"] == shown["seq"]]
+    assert same, f"no frame numbered {shown['seq']} was received"
+    assert shown == same[-1]
+    return len(same) == 1 and shown["seq"] in received.patched
 
 
 def wait_for_me(page: Page, timeout: float = 20) -> dict:

@@ -14,7 +14,9 @@ from playwright.sync_api import Page, expect
 from tests.e2e.helpers import (
     act_once,
     frame,
+    record_state_frames,
     screenshot,
+    shows_the_servers_state,
     signup,
     start_practice,
     wait_for_me,
@@ -66,12 +68,15 @@ def test_leave_a_game_and_see_abandoned_within_a_second(new_page):
 
 def test_no_null_in_the_status_line_over_a_played_hand(new_page):
     page = new_page()
+    received = record_state_frames(page)
     signup(page)
     start_practice(page, "all_fives", levels=("easy",))
     seen = set()
+    patched = 0  # turns that came as patches, which the page applied itself
     hand = frame(page)["view"]["hand_no"]
     for _ in range(200):
         f = wait_for_me(page)
+        patched += shows_the_servers_state(page, received)
         text = page.locator("#status").inner_text()
         seen.add(text)
         assert "null" not in text and "undefined" not in text, text
@@ -83,6 +88,7 @@ def test_no_null_in_the_status_line_over_a_played_hand(new_page):
     else:
         raise AssertionError("the hand never ended")
     assert len(seen) > 3, seen
+    assert patched > 3
     # The summary says what the hand scored, claims included.
     result = page.locator("#result")
     if result.is_visible():

@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     frame,
     record_state_frames,
     screenshot,
+    shows_the_servers_state,
     signup,
     wait_ready,
 )
@@ -72,6 +73,8 @@ def test_a_spectator_watches_one_move_behind_and_the_player_sees_the_count(new_p
         )
         at_my_move = next(f for f in shown if f["seq"] == mine["seq"])
         assert len(played(at_my_move["view"])) == len(before)
+        # The spectator's page patched its state itself, to the server's.
+        assert shows_the_servers_state(carl, shown)
         checked += 1
     assert checked >= 2
 

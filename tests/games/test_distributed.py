@@ -19,6 +19,7 @@ from games.models import Table
 from games.replay import table_verify
 from games.services import seat_join, table_create, table_start
 from tests.support import server_env, session_cookie
+from tests.support.frames import TableFrames
 from tests.support.servers import celery_worker_start, daphne_start
 
 pytestmark = [
@@ -40,8 +41,12 @@ class Remote:
     def __init__(self, port: int, table_id: int, cookie: str) -> None:
         self.port, self.table_id, self.cookie = port, table_id, cookie
         self.ws = None
-        self.state: dict | None = None
+        self.frames = TableFrames()
         self.seqs: list[int] = []
+
+    @property
+    def state(self) -> dict | None:
+        return self.frames.state
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
@@ -53,11 +58,11 @@ class Remote:
         await self.receive()
 
     async def receive(self, timeout: float = 10) -> dict:
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        frame = self.frames.read(
+            json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        )
         if frame["type"] == "state":
             self.seqs.append(frame["seq"])
-            if self.state is None or frame["seq"] >= self.state["seq"]:
-                self.state = frame
         return frame
 
     async def pending(self) -> None:

@@ -1,5 +1,7 @@
 """No frame sent to a seat or to spectators holds another seat's tiles or the stock,
-before the hand ends: every variant, many full hands."""
+before the hand ends: every variant, many full hands. The same for the patches a
+socket sends instead of its next state (``games.consumers``): each one, applied to
+the frame before it, gives exactly the full frame."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import pytest
 from games import engine
 from games.engine import tiles as engine_tiles
 from games.models import Table
+from games.patches import frame_patch, frame_patched
 from games.services import table_practice_create
 from games.spectators import watched_mark
+from realtime.deltas import SPLICE
 from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,6 +54,26 @@ def tiles_named(obj, under_tile_key=False):
                 yield from tiles_named(item, under_tile_key)
 
 
+def tiles_carried(changes, under_tile_key=False):
+    """Every tile a patch's changes carry (``realtime.deltas``): the values put in,
+    not a splice's numbers or an element's index."""
+    if isinstance(changes, list):  # a replacement, or a removal
+        for value in changes:
+            yield from tiles_named(value, under_tile_key)
+    elif isinstance(changes, dict):
+        if list(changes) == [SPLICE]:
+            for value in changes[SPLICE][2:]:
+                yield from tiles_named(value, under_tile_key)
+            return
+        for key, change in changes.items():
+            yield from tiles_carried(change, under_tile_key or key in TILE_KEYS)
+
+
+def canonical(frame: dict) -> str:
+    """A frame as text, key order aside: ``true`` and ``1`` differ."""
+    return json.dumps(frame, sort_keys=True)
+
+
 def hidden_from(state_json: dict, position: int | None) -> set[tuple[int, int]]:
     hidden = set()
     for seat, mask in enumerate(state_json["hands"]):
@@ -64,7 +88,8 @@ def hidden_from(state_json: dict, position: int | None) -> set[tuple[int, int]]:
 def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, options):
     from games.services import transitions
 
-    checked = {"frames": 0, "hands": 0, "spectators": 0}
+    checked = {"frames": 0, "hands": 0, "spectators": 0, "patches": 0}
+    last_sent: dict[str, dict] = {}  # each group's last frame: the next patch's base
 
     def check(table, seats, state, events, spectated=None, watchers=True):
         messages = real_push(
@@ -78,6 +103,14 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
         for group, message in messages:
             text = json.dumps(message)  # what the outbox sends
             frame = json.loads(text)
+            base, last_sent[group] = last_sent.get(group), frame
+            patch = None
+            if base is not None:
+                patch_text = json.dumps(frame_patch(base, frame))
+                patch = json.loads(patch_text)
+                assert canonical(frame_patched(base, patch)) == canonical(frame)
+                assert str(table.seed) not in patch_text
+                checked["patches"] += 1
             position = frame["you"]
             assert group.endswith("watch") == (position is None)
             # Spectators are shown the game behind (games.spectators): check what
@@ -96,10 +129,15 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
             assert str(table.seed) not in text
             if shown.phase in {"hand_over", "match_over"}:
                 continue  # every hand is revealed once the hand has ended
-            leaked = set(tiles_named(frame)) & hidden_from(state_json, position)
+            hidden = hidden_from(state_json, position)
+            leaked = set(tiles_named(frame)) & hidden
             assert not leaked, f"seat {position} saw {leaked} in {variant}"
             checked["frames"] += 1
             checked["spectators"] += position is None
+            if patch is not None:
+                carried = set(tiles_carried(patch["changes"]))
+                carried |= set(tiles_named(patch["events"]))
+                assert not carried & hidden, f"seat {position}'s patch leaked"
         if state.phase in {"hand_over", "match_over"}:
             checked["hands"] += 1
         return messages
@@ -121,3 +159,4 @@ def test_no_frame_leaks_hidden_tiles(make_user, queued, monkeypatch, variant, op
     assert checked["frames"] > 20
     assert checked["spectators"] > 10
     assert checked["hands"] >= 1
+    assert checked["patches"] > 20

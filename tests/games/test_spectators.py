@@ -19,6 +19,7 @@ from games.selectors import table_frame
 from games.services import table_act
 from games.spectators import WATCH_SECONDS, watched_mark
 from tests.support import session_cookie, tables
+from tests.support.frames import TableFrames
 
 
 def wire(value):
@@ -188,6 +189,15 @@ async def next_of(comm: WebsocketCommunicator, kind: str) -> dict:
     raise AssertionError(f"no {kind} frame")
 
 
+async def next_state(comm: WebsocketCommunicator, frames: TableFrames) -> dict:
+    """The next state the socket sends, whole or as a patch of the one before."""
+    for _ in range(20):
+        frame = frames.read(await comm.receive_json_from(timeout=10))
+        if frame["type"] == "state":
+            return frame
+    raise AssertionError("no state frame")
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_over_real_sockets_no_move_reaches_a_spectator_before_the_next(
     make_user,
@@ -201,19 +211,20 @@ async def test_over_real_sockets_no_move_reaches_a_spectator_before_the_next(
     seat = await connect(table.pk, ana)
     assert (await next_of(seat, "state"))["you"] == 0
     spectator = await connect(table.pk, watcher)
-    first = await next_of(spectator, "state")
+    shown = TableFrames()
+    first = await next_state(spectator, shown)
     assert first["you"] is None
     assert await next_of(spectator, "watching") == {"type": "watching", "count": 1}
     assert await next_of(seat, "watching") == {"type": "watching", "count": 1}
 
     await database_sync_to_async(act_once)(table.pk, players, rng)
     after_first = await database_sync_to_async(tables.table_state)(table.pk)
-    frame = await next_of(spectator, "state")
+    frame = await next_state(spectator, shown)
     assert frame["seq"] == first["seq"] + 1
     assert frame["view"] == first["view"]  # the move is not shown yet
 
     await database_sync_to_async(act_once)(table.pk, players, rng)
-    frame = await next_of(spectator, "state")
+    frame = await next_state(spectator, shown)
     assert frame["seq"] == first["seq"] + 2
     assert frame["view"] == page_view(after_first)
 

@@ -17,6 +17,7 @@ from games.models import Table, TableEvent
 from games.replay import table_verify
 from games.services import table_practice_create
 from tests.support import session_cookie, tables
+from tests.support.frames import TableFrames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,13 +27,19 @@ async def cookie_for(user) -> bytes:
 
 
 class Player:
-    """A socket client that keeps the latest state frame."""
+    """A socket client that keeps the latest state frame (patches applied, as the
+    page does: ``frames`` holds each as the state it stands for)."""
 
     def __init__(self, comm: WebsocketCommunicator) -> None:
         self.comm = comm
-        self.state: dict | None = None
+        self.reader = TableFrames()
         self.errors: list[dict] = []
         self.frames: list[dict] = []
+        self.patches = 0
+
+    @property
+    def state(self) -> dict | None:
+        return self.reader.state
 
     @classmethod
     async def join(cls, table_id: int, user) -> Player:
@@ -52,11 +59,10 @@ class Player:
 
     async def receive(self, timeout: float = 10) -> dict:
         frame = await self.comm.receive_json_from(timeout=timeout)
+        self.patches += frame["type"] == "patch"
+        frame = self.reader.read(frame)
         self.frames.append(frame)
-        if frame["type"] == "state":
-            if self.state is None or frame["seq"] >= self.state["seq"]:
-                self.state = frame
-        elif frame["type"] == "error":
+        if frame["type"] == "error":
             self.errors.append(frame)
         return frame
 
@@ -147,9 +153,10 @@ async def test_two_humans_play_to_the_end_with_two_sockets(make_user):
     last = await play_to_the_end({0: a, 1: b}, random.Random(9))
     assert last["table"]["status"] == "finished"
     assert not a.errors and not b.errors
-    # Each seat's frames hold only its own hand.
+    # Each seat's frames hold only its own hand; most came as patches.
     for p in (a, b):
         assert all("hand" in f["view"] for f in p.frames if f["type"] == "state")
+        assert p.patches > len(p.frames) / 2
     t = await database_sync_to_async(Table.objects.get)(pk=table.pk)
     await database_sync_to_async(table_verify)(table=t)
 
@@ -278,6 +285,46 @@ async def test_reconnect_mid_hand_gets_the_identical_view(make_user):
     assert all(f["seats"][0]["connected"] for f in seen[-3:])
     await again.comm.disconnect()
     await b.comm.disconnect()
+
+
+async def test_each_state_after_the_first_is_a_patch_of_the_one_sent_before(
+    make_user,
+):
+    table, ana, ben = await two_human_table(make_user)
+    a, b = await Player.join(table.pk, ana), await Player.join(table.pk, ben)
+    for p in (a, b):  # the players' connections were changes too: catch up
+        await p.wait_state((await snapshot(table.pk))[0])
+
+    async def move_and_read() -> dict:
+        """One move by whoever has one; ``a``'s next frame as it came."""
+        seq = a.state["seq"]
+        await b.wait_state(seq)
+        mover = a if a.state["view"]["legal"] else b
+        await mover.act(mover.state["view"]["legal"][0])
+        raw = await a.comm.receive_json_from(timeout=10)
+        await b.wait_state(seq + 1)
+        return raw
+
+    async def sync() -> dict:
+        await a.send({"type": "sync"})
+        return await a.comm.receive_json_from(timeout=10)
+
+    full = a.state
+    raw = await move_and_read()
+    # Only what changed, on top of the state this socket was sent: shorter.
+    assert raw["type"] == "patch"
+    assert (raw["base"], raw["seq"]) == (full["seq"], full["seq"] + 1)
+    assert len(json.dumps(raw)) < len(json.dumps(full))
+    assert "seats" not in raw["changes"] and "you" not in raw["changes"]
+    moved = a.reader.read(raw)
+    # A sync sends the whole state, the one the patch made (without its events);
+    # the next patch builds on the state the sync sent.
+    assert await sync() == {**moved, "events": []}
+    raw = await move_and_read()
+    assert raw["type"] == "patch" and raw["base"] == moved["seq"]
+    assert await sync() == {**a.reader.read(raw), "events": []}
+    for p in (a, b):
+        await p.comm.disconnect()
 
 
 async def test_anonymous_and_unknown_tables_are_refused(make_user):

@@ -40,7 +40,7 @@ async def spectator(make_user):
 
 
 async def push(table_id: int, seq: int) -> None:
-    text = json.dumps({"type": "state", "seq": seq})
+    text = json.dumps({"type": "state", "seq": seq, "events": []})
     await get_channel_layer().group_send(
         watch_group(table_id), {"type": FRAME_TYPE, "seq": seq, "text": text}
     )

@@ -21,6 +21,7 @@ ENDPOINTS = {
     "/ws/tables/<id>/": {
         "server": [
             "games/payloads.py",
+            "games/patches.py",
             "games/consumers.py",
             "realtime/consumers.py",
             "realtime/frames.py",
@@ -82,7 +83,7 @@ def test_the_scan_finds_the_frames_we_know():
     table = set().union(
         *(frame_types(p) for p in ENDPOINTS["/ws/tables/<id>/"]["server"])
     )
-    assert {"state", "error"} <= table
+    assert {"state", "patch", "error"} <= table
     presence = set().union(
         *(frame_types(p) for p in ENDPOINTS["/ws/presence/"]["server"])
     )

@@ -1,8 +1,10 @@
 // The table's socket over the site's shared client (../socket.js): numbered state
-// frames, resync on gaps and after a reconnect, and asking again when quiet.
+// frames and patches of them, resync on gaps and after a reconnect, and asking
+// again when quiet.
 
 import { gettext } from "../i18n.js";
 import { connect } from "../socket.js";
+import { patchApply } from "./patch.js";
 
 // Frames are delivered at most once (Redis pub/sub): a lost frame shows as a gap in
 // `seq` when the next one arrives, but a lost *last* frame would not, so a socket
@@ -25,6 +27,9 @@ const REFUSALS = {
 };
 // A server that is stopping closes with 1001 ("going away"): say so, and reconnect.
 const GOING_AWAY = 1001;
+// A patch that does not fit the state shown asks for the whole state; while that
+// answer is on its way, further patches do not ask again for this long.
+const RESYNC_MS = 1000;
 
 export class TableSocket {
   /**
@@ -40,6 +45,8 @@ export class TableSocket {
     this.handlers = handlers;
     this.refusals = refusals;
     this.seq = null;
+    this.shown = null; // the state frame shown: the base of the next patch
+    this.resyncAt = 0;
     this.client = null;
     this.quietTimer = null;
     this.dueAt = null; // when the shown state's timed job falls due (ms, local clock)
@@ -80,23 +87,47 @@ export class TableSocket {
   }
 
   receive(frame) {
-    if (frame.type === "state" && !(this.seq !== null && frame.seq < this.seq)) {
-      const timer = frame.table && frame.table.timer;
-      this.dueAt = timer && timer.deadline ? timer.deadline * 1000 : null;
-    }
-    this.quietReset();
-    if (frame.type === "state") {
-      if (this.seq !== null && frame.seq < this.seq) return; // older than shown
-      const gap = this.seq !== null && frame.seq > this.seq + 1;
-      this.seq = frame.seq;
-      this.handlers.onState(frame);
-      if (gap) this.send({ type: "sync" });
+    if (frame.type === "state" || frame.type === "patch") {
+      this.receiveState(frame);
     } else if (frame.type === "error") {
+      this.quietReset();
       if (frame.code === "stale_seq") this.send({ type: "sync" });
       this.handlers.onError(frame);
     } else if (frame.type === "watching") {
+      this.quietReset();
       this.handlers.onWatching?.(frame.count);
+    } else {
+      this.quietReset();
     }
+  }
+
+  /** A `state` frame, or a `patch` applied to the state shown (it names it). */
+  receiveState(frame) {
+    if (this.seq !== null && frame.seq < this.seq) {
+      this.quietReset();
+      return; // older than shown
+    }
+    const state = frame.type === "patch" ? patchApply(this.shown, frame) : frame;
+    if (state === null) {
+      // Not a patch of what is shown (a frame was missed): ask for the whole state,
+      // once in a while however many such patches come meanwhile.
+      this.quietReset();
+      if (Date.now() - this.resyncAt > RESYNC_MS) {
+        this.resyncAt = Date.now();
+        this.send({ type: "sync" });
+      }
+      return;
+    }
+    const timer = state.table && state.table.timer;
+    this.dueAt = timer && timer.deadline ? timer.deadline * 1000 : null;
+    this.quietReset();
+    // A patch of the state shown leaves nothing out, whatever its seq; a state
+    // frame after a gap in seq is followed by a sync (frames were lost on the way).
+    const gap = frame.type === "state" && this.seq !== null && frame.seq > this.seq + 1;
+    this.seq = state.seq;
+    this.shown = state;
+    this.handlers.onState(state);
+    if (gap) this.send({ type: "sync" });
   }
 
   send(frame) {
