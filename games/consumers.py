@@ -45,7 +45,7 @@ from realtime.ratelimit import TokenBucket
 ACTIONS_PER_SECOND = 10
 ACTION_BURST = 20
 # The most seats a table has (engine options): whom a change of the count of
-# spectators is told to.
+# spectators is told to before this connection has seen the table's seats.
 MAX_SEATS = 5
 # JSON without the spaces after separators: patches go out this way.
 COMPACT = (",", ":")
@@ -136,7 +136,8 @@ class TableConsumer(SocketConsumer):
     async def _watching_tell(self, count: int) -> None:
         """Tell the players and the spectators how many people watch now."""
         message = {"type": "table.watching", "count": count}
-        for position in range(MAX_SEATS):
+        seats = len(self.shown["seats"]) if self.shown else MAX_SEATS
+        for position in range(seats):
             await self.channel_layer.group_send(
                 seat_group(self.table_id, position), message
             )
