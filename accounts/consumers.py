@@ -1,12 +1,14 @@
 """``/ws/presence/``: the online-players count, kept live, and ping/pong.
 
 The count is pushed to every presence socket only when a player comes online or
-goes offline (their first socket opens, their last closes); another tab of a
-player already online is sent the count alone.
+goes offline (their first socket opens; their last closes and none opens again
+within ``accounts.presence.offline_grace``); another tab of a player already online
+is sent the count alone.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -14,7 +16,13 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
-from accounts.presence import presence_connect, presence_disconnect, presence_touch
+from accounts.presence import (
+    offline_grace,
+    presence_connect,
+    presence_disconnect,
+    presence_lapse,
+    presence_touch,
+)
 from accounts.relay import relay_handler
 from accounts.signals import presence_changed
 from realtime.consumers import SocketConsumer
@@ -24,6 +32,8 @@ from realtime.ratelimit import TokenBucket
 # The page pings once a minute; a little room for reconnects and several tabs.
 FRAMES_PER_SECOND = 1
 FRAME_BURST = 5
+# The lapses waiting out a grace (a reference keeps each task alive).
+_lapses: set[asyncio.Task[None]] = set()
 
 
 class PresenceConsumer(SocketConsumer):
@@ -63,9 +73,21 @@ class PresenceConsumer(SocketConsumer):
                 user_group(self.user_id), self.channel_name
             )
         finally:
-            went_offline, count = await sync_to_async(
-                presence_disconnect, thread_sensitive=False
-            )(user_id=self.user_id, channel_name=self.channel_name)
+            last = await sync_to_async(presence_disconnect, thread_sensitive=False)(
+                user_id=self.user_id, channel_name=self.channel_name
+            )
+        if last:
+            task = asyncio.create_task(self._lapse_later())
+            _lapses.add(task)
+            task.add_done_callback(_lapses.discard)
+
+    async def _lapse_later(self) -> None:
+        """Once the player's grace has passed with no page open again, say they
+        went offline."""
+        await asyncio.sleep(offline_grace())
+        went_offline, count = await sync_to_async(
+            presence_lapse, thread_sensitive=False
+        )(user_id=self.user_id)
         if went_offline:
             await self._broadcast_count(count)
             await self._changed(online=False)

@@ -10,14 +10,19 @@ process that died stop counting on their own.
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from realtime.socket_sets import (
     socket_set_add,
     socket_set_count,
+    socket_set_member,
     socket_set_remove,
     socket_set_renew,
 )
 
 ONLINE = "presence:online"
+# How long past its grace a closed player's online entry is kept for the lapse.
+LAPSE_MARGIN = 60
 
 
 def _sockets(user_id: int) -> str:
@@ -26,19 +31,45 @@ def _sockets(user_id: int) -> str:
 
 def presence_connect(*, user_id: int, channel_name: str) -> tuple[bool, int]:
     """Count a newly open socket: (whether the player just came online, how many
-    players are online now). Of two tabs opening at once both may report coming
-    online; the count stays right."""
-    sockets = socket_set_add(key=_sockets(user_id), socket=channel_name)
+    players are online now). A player whose last page closed less than its grace
+    ago never went offline (a page change or a reload). Of two tabs opening at once
+    both may report coming online; the count stays right."""
+    was_online = socket_set_member(key=ONLINE, socket=str(user_id))
+    socket_set_add(key=_sockets(user_id), socket=channel_name)
     online = socket_set_add(key=ONLINE, socket=str(user_id))
-    return sockets == 1, online
+    return not was_online, online
 
 
-def presence_disconnect(*, user_id: int, channel_name: str) -> tuple[bool, int]:
-    """Forget a closed socket: (whether the player just went offline, how many
-    players are online now)."""
+def presence_disconnect(*, user_id: int, channel_name: str) -> bool:
+    """Forget a closed socket; whether it was the player's last. The player then
+    stays online for :func:`offline_grace` seconds: the caller asks
+    :func:`presence_lapse` after them."""
     if socket_set_remove(key=_sockets(user_id), socket=channel_name):
+        return False
+    # Kept past the grace, so that the lapse finds the player still counted
+    # (it alone takes them off and says so); a process that dies before its lapse
+    # leaves an entry that expires a minute later by itself.
+    socket_set_add(
+        key=ONLINE, socket=str(user_id), seconds=offline_grace() + LAPSE_MARGIN
+    )
+    return True
+
+
+def presence_lapse(*, user_id: int) -> tuple[bool, int]:
+    """After a last socket's grace: (whether the player went offline now, how many
+    players are online). A player with a page open again stays online."""
+    if socket_set_count(key=_sockets(user_id)) or not socket_set_member(
+        key=ONLINE, socket=str(user_id)
+    ):
         return False, socket_set_count(key=ONLINE)
     return True, socket_set_remove(key=ONLINE, socket=str(user_id))
+
+
+def offline_grace() -> float:
+    """Seconds a player whose last page closed still counts as online: moving to
+    another page (close, load, open) fits in them, so friends and the online count
+    do not see them leave and come back on every click."""
+    return float(settings.PRESENCE_OFFLINE_GRACE_SECONDS)
 
 
 def presence_touch(*, user_id: int, channel_name: str) -> int:

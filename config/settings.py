@@ -406,6 +406,11 @@ WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=8192)
 # Sockets one player may hold open of each kind (table, lobby, presence): one per
 # open page; the next is closed with 4429 (docs/protocol.md).
 WS_SOCKETS_PER_PLAYER = env.int("WS_SOCKETS_PER_PLAYER", default=8)
+# Seconds a player whose last page closed still counts as online (friends, the
+# online count): a page change or a reload fits in them (accounts.presence).
+PRESENCE_OFFLINE_GRACE_SECONDS = env.float(
+    "PRESENCE_OFFLINE_GRACE_SECONDS", default=5.0
+)
 
 # --- Computer players
 # -------------------------------------------------------------------------

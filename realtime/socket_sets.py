@@ -34,8 +34,11 @@ def _redis_key(key: str) -> str:
     return f"{settings.DEPLOYMENT_PREFIX}:sockets:{key}"
 
 
-def _update(key: str, socket: str | None, *, present: bool) -> int:
-    """Drop expired members, add or remove ``socket`` (None: neither, a count)."""
+def _update(
+    key: str, socket: str | None, *, present: bool, seconds: float = SOCKET_SECONDS
+) -> int:
+    """Drop expired members, add or remove ``socket`` (None: neither, a count);
+    an added one expires in ``seconds``."""
     now = time.time()
     if settings.REDIS_URL:
         name = _redis_key(key)
@@ -44,18 +47,18 @@ def _update(key: str, socket: str | None, *, present: bool) -> int:
         pipe = _client(settings.REDIS_URL).pipeline(transaction=True)
         pipe.zremrangebyscore(name, "-inf", now)
         if present:
-            pipe.zadd(name, {socket: now + SOCKET_SECONDS})
+            pipe.zadd(name, {socket: now + seconds})
         else:
             pipe.zrem(name, socket)
         pipe.zcard(name)
-        pipe.expire(name, SOCKET_SECONDS)
+        pipe.expire(name, max(SOCKET_SECONDS, int(seconds) + 1))
         return int(pipe.execute()[-2])
     with _local_lock:
         members = {s: t for s, t in _local.get(key, {}).items() if t > now}
         if socket is None:
             pass
         elif present:
-            members[socket] = now + SOCKET_SECONDS
+            members[socket] = now + seconds
         else:
             members.pop(socket, None)
         if members:
@@ -65,9 +68,19 @@ def _update(key: str, socket: str | None, *, present: bool) -> int:
         return len(members)
 
 
-def socket_set_add(*, key: str, socket: str) -> int:
-    """Count ``socket`` as live for ``key``; the live sockets of ``key`` after."""
-    return _update(key, socket, present=True)
+def socket_set_add(*, key: str, socket: str, seconds: float = SOCKET_SECONDS) -> int:
+    """Count ``socket`` as live for ``key`` for ``seconds`` (until renewed); the
+    live sockets of ``key`` after."""
+    return _update(key, socket, present=True, seconds=seconds)
+
+
+def socket_set_member(*, key: str, socket: str) -> bool:
+    """Whether ``socket`` is live for ``key`` (one read)."""
+    if settings.REDIS_URL:
+        score = _client(settings.REDIS_URL).zscore(_redis_key(key), socket)
+        return score is not None and float(score) > time.time()
+    with _local_lock:
+        return _local.get(key, {}).get(socket, 0.0) > time.time()
 
 
 def socket_set_remove(*, key: str, socket: str) -> int:

@@ -51,6 +51,10 @@ def pytest_configure(config: pytest.Config) -> None:
             },
         }
         os.environ.setdefault("STATIC_MANIFEST", "false")
+        # A player's last page closing takes them offline after a short grace
+        # (accounts.presence): short here, so that tests of going offline wait
+        # a fraction of a second; the grace itself is tested with its own value.
+        settings.PRESENCE_OFFLINE_GRACE_SECONDS = 0.2
         # Servers and workers the tests start get the test database's URL, whose
         # name would give them another default prefix than this process's: they
         # share this one, so they hear this process's groups and queue.

@@ -145,11 +145,22 @@ def test_presence_counts_sockets_without_the_database(
         assert presence.presence_connect(user_id=2, channel_name="b1") == (True, 2)
         assert presence.user_online(1) and presence.user_online(2)
         # Ana's second tab closes: she stays online.
-        assert presence.presence_disconnect(user_id=1, channel_name="a2") == (False, 2)
+        assert presence.presence_disconnect(user_id=1, channel_name="a2") is False
         assert presence.presence_touch(user_id=1, channel_name="a1") == 2
-        assert presence.presence_disconnect(user_id=1, channel_name="a1") == (True, 1)
+        # Her last tab closes: she counts as online until her grace is over.
+        assert presence.presence_disconnect(user_id=1, channel_name="a1") is True
         assert not presence.user_online(1)
+        assert presence.online_count() == 2
+        assert presence.presence_lapse(user_id=1) == (True, 1)
+        assert presence.presence_lapse(user_id=1) == (False, 1)  # said once
         assert presence.online_count() == 1
+        # Back within the grace (a reload): she never went offline.
+        assert presence.presence_connect(user_id=3, channel_name="c1") == (True, 2)
+        assert presence.presence_disconnect(user_id=3, channel_name="c1") is True
+        assert presence.presence_connect(user_id=3, channel_name="c2") == (False, 2)
+        assert presence.presence_lapse(user_id=3) == (False, 2)
+        assert presence.presence_disconnect(user_id=3, channel_name="c2") is True
+        assert presence.presence_lapse(user_id=3) == (True, 1)
     # Ben's server dies with his socket open: once its entry expires he is gone.
     later = socket_sets.time.time() + socket_sets.SOCKET_SECONDS + 1
     monkeypatch.setattr(socket_sets, "time", SimpleNamespace(time=lambda: later))

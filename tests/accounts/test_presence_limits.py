@@ -46,7 +46,26 @@ async def test_count_is_pushed_only_when_a_player_comes_or_goes(make_user):
     await tab2.disconnect()
     assert await watcher.receive_nothing(timeout=0.5)  # ben is still online
     await tab1.disconnect()
-    assert await next_count(watcher) == 1  # ben went offline
+    assert await next_count(watcher) == 1  # ben went offline (after his grace)
+    await watcher.disconnect()
+
+
+async def test_a_page_change_within_the_grace_is_not_a_coming_and_going(
+    make_user, settings
+):
+    settings.PRESENCE_OFFLINE_GRACE_SECONDS = 1.0
+    ana, ben = await make(make_user, "ana"), await make(make_user, "ben")
+    watcher, _ = await open_socket(ana)
+    assert await next_count(watcher) == 1
+    page, _ = await open_socket(ben)
+    assert await next_count(page) == 2
+    assert await next_count(watcher) == 2
+    await page.disconnect()  # ben follows a link: the next page opens its socket
+    page, _ = await open_socket(ben)
+    assert await next_count(page) == 2
+    assert await watcher.receive_nothing(timeout=1.5)  # past the grace: no change
+    await page.disconnect()
+    assert await next_count(watcher) == 1  # and when he does leave, it shows
     await watcher.disconnect()
 
 
