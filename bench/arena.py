@@ -13,12 +13,14 @@
    the standings push, which every round makes: none was pushed in the throttle's
    last seconds, as when the arena's tick pairs every few seconds). Prints the
    median wall time of the call over ``--rounds`` rounds (goal: <= 100 ms for
-   1,000 players); how much of it the pure pairing, the tables' creation and,
-   within it, the fair-deal commitments (``fair_new``: 256 SHA-256 per table,
-   RULES.md §1.1) took, and the after-commit part; and the SQL statements and
-   round trips of one round, counted on the wire by ``bench/wire.py``'s PostgreSQL
-   proxy on a connection that ran a round before (its prepared statements
-   prepared, as on a worker's long-lived connection).
+   1,000 players) and this process's CPU time in it (steadier than the wall time
+   on a shared machine; PostgreSQL's own work is not in it); how much of the call
+   the pure pairing, the tables' creation and, within it, the fair-deal
+   commitments (``fair_new``: 256 SHA-256 per table, RULES.md §1.1) took, and the
+   after-commit part; and the SQL statements and round trips of one round,
+   counted on the wire by ``bench/wire.py``'s PostgreSQL proxy on a connection
+   that ran a round before (its prepared statements prepared, as on a worker's
+   long-lived connection).
 2. **Standings frames**: how many standings frames per second one process builds for
    an arena of ``--players`` players (the read, the ranks and ``json.dumps``, once
    per push; every socket of the arena is sent the same text), the frame's size, and
@@ -152,6 +154,7 @@ def _timed(spent: list[float], func: Any) -> Any:
 
 def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
     times: list[float] = []
+    cpu: list[float] = []
     pure: list[float] = []
     tables_made: list[float] = []
     fair: list[float] = []
@@ -169,9 +172,10 @@ def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
         arena_reset(arena, ids)
         fair.clear()
         hooks.clear()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         tables = arena_pair(arena_id=arena.pk)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - cpu_start)
         commitments.append(sum(fair))  # fair_new runs once per table
         after_commit.append(sum(hooks))
         seated = len(tables)
@@ -185,7 +189,8 @@ def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
     print(
         f"pairing round, {len(ids)} free players -> {seated} tables: "
         f"median {statistics.median(times) * 1000:.0f} ms "
-        f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, {rounds} rounds); "
+        f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, {rounds} rounds; "
+        f"this process's CPU {statistics.median(cpu) * 1000:.0f} ms); "
         f"{counts.statements} statements, {counts.round_trips} round trips"
     )
     print(
