@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from dbtools.rows import row_insert
+from dbtools.rows import row_insert, rows_insert
 from games import engine
 from games.errors import TableError
 from games.fairness import fair_new
@@ -232,8 +232,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
         seq=1,
     )
     seats = [
-        Seat(
-            table=table,
+        Seat(  # its table is set once the table has an id
             position=position,
             team=team_of(opts, position),
             user=taker.user,
@@ -260,7 +259,10 @@ def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
     ``table_create``, ``seat_join`` for each seat and ``table_start``, written as
     three INSERTs for all the tables together: the tables already dealt, their
     seats, their log entries. That path is about twenty statements per table, which
-    were most of a wave's time (``bench/matchmaker.py wave``). Every refusal
+    were most of a wave's time (``bench/matchmaker.py wave``). The INSERTs are
+    ``dbtools.rows.rows_insert``'s (on PostgreSQL the rows of each as one JSON
+    parameter): the ORM's ``bulk_create`` converting every value of 500 tables and
+    their seats took longer than the statements (``bench/arena.py``). Every refusal
     (``TableError``: an unknown mode or options, a wrong number of seats, a player
     twice, a seat that is neither a player nor a computer player) comes before the
     first write and changes nothing; the writes join the caller's transaction
@@ -271,11 +273,16 @@ def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
         return []
     tables = [d.table for d in dealt]
     with transaction.atomic(savepoint=False):
-        Table.objects.bulk_create(tables)  # sets their ids (PostgreSQL, SQLite 3.35+)
-        Seat.objects.bulk_create([seat for d in dealt for seat in d.seats])
-        TableEvent.objects.bulk_create(
+        rows_insert(tables)  # sets their ids
+        seats = []
+        for d in dealt:
+            for seat in d.seats:
+                seat.table = d.table  # its id, now that it has one
+                seats.append(seat)
+        rows_insert(seats)
+        rows_insert(
             [
-                TableEvent(table=d.table, seq=1, actor="server", events=d.events)
+                TableEvent(table_id=d.table.pk, seq=1, actor="server", events=d.events)
                 for d in dealt
             ]
         )

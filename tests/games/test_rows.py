@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dbtools.prepared import prepared_cursor
-from dbtools.rows import row_insert
+from dbtools.rows import row_insert, rows_insert
 from games.models import Seat, Table, TableEvent
 from games.rows import (
     event_append,
@@ -116,6 +116,84 @@ def test_row_insert_writes_the_row_as_create_does(make_user):
     assert got.options == options
     assert timezone.is_aware(got.created_at)  # auto_now_add, set by pre_save
     assert abs(got.created_at - orm.created_at) < timedelta(seconds=5)
+
+
+def _stored(model, pks):
+    rows = {obj.pk: obj for obj in model.objects.filter(pk__in=pks)}
+    return [rows[pk] for pk in pks]
+
+
+def test_rows_insert_writes_the_rows_as_bulk_create_does(make_user):
+    host, guest = make_user(), make_user()
+    now = timezone.now()
+    state = {"phase": "playing", "hands": [[[6, 6], [1, 2]], []], "note": "é ✓"}
+
+    def tables():
+        return [
+            Table(
+                mode="online",
+                variant="draw",
+                options={"variant": "draw", "seats": 2},
+                host=host,
+                seed=2**62 + 5,
+                state=state,
+                fair={"chains": ["ab" * 32], "seeds": [None, ""]},
+                status=Table.Status.PLAYING,
+                started_at=now,
+                deadline=now + timedelta(seconds=3),
+                timer=Table.Timer.DEAL,
+                seq=1,
+            ),
+            Table(mode="friend", variant="block", options={}, seed=3, state=None),
+        ]
+
+    with transaction.atomic():
+        ours = rows_insert(tables())
+    orm = Table.objects.bulk_create(tables())
+    assert [t.pk for t in ours] == sorted(t.pk for t in ours)  # in the given order
+    assert all(not t._state.adding and t.created_at is not None for t in ours)
+    for got, want in zip(
+        _stored(Table, [t.pk for t in ours]),
+        _stored(Table, [t.pk for t in orm]),
+        strict=True,
+    ):
+        for field in Table._meta.concrete_fields:
+            if field.name not in ("id", "created_at"):
+                assert getattr(got, field.attname) == getattr(want, field.attname)
+        assert timezone.is_aware(got.created_at)
+    first, second = _stored(Table, [t.pk for t in ours])
+    assert first.state == state and first.fair["seeds"] == [None, ""]
+    assert second.state is None and second.host_id is None  # SQL NULL
+    assert Table.objects.filter(pk=second.pk, state__isnull=True).exists()
+
+    seats = [
+        Seat(table=ours[0], position=0, team=0, user=guest),
+        Seat(table=ours[0], position=1, bot_level="hard", simulated=True, name="Ana"),
+    ]
+    events = [TableEvent(table=ours[0], seq=1, actor="server", events=[{"a": 1}])]
+    with transaction.atomic():
+        rows_insert(seats)
+        rows_insert(events)
+        assert rows_insert([]) == []
+    stored = list(Seat.objects.filter(table=ours[0]).order_by("position"))
+    assert [(s.pk, s.user_id, s.team) for s in stored] == [
+        (seats[0].pk, guest.pk, 0),
+        (seats[1].pk, None, None),
+    ]
+    assert stored[1].bot_level == "hard" and stored[1].name == "Ana"
+    assert stored[1].simulated and not stored[0].simulated
+    event = TableEvent.objects.get(pk=events[0].pk)
+    assert event.events == [{"a": 1}] and event.action is None
+
+
+def test_rows_insert_refuses_fields_it_does_not_take_and_rows_with_a_pk(make_user):
+    from leagues.models import Membership
+
+    with pytest.raises(TypeError, match="DecimalField"):
+        rows_insert([Membership()])
+    table = practice(make_user())
+    with pytest.raises(ValueError, match="new rows only"):
+        rows_insert([table])
 
 
 def test_prepared_statements_keep_their_text_in_the_query_log(make_user):

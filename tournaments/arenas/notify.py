@@ -51,8 +51,14 @@ def standings_push(*, arena_id: int) -> int:
 def paired_send(*, arena_id: int, seated: Sequence[tuple[int, Sequence[int]]]) -> None:
     """Tell each seated player (after commit) where their game is."""
     messages = []
+    # One ``reverse`` per call rather than per table (for the 500 tables of
+    # ``bench/arena.py`` it would be most of this function's time): the table
+    # page's path for a marker id, split around it.
+    marker = 987654321
+    path = reverse("table", args=[marker])
+    head, tail = path.split(str(marker))
     for table_id, users in seated:
-        url = reverse("table", args=[table_id])
+        url = f"{head}{table_id}{tail}"
         messages += [
             (
                 arena_user_group(arena_id, user_id),

@@ -8,7 +8,7 @@ process: Redis in a deployment); the pairing reads them all in one call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.core.cache import cache
 
@@ -33,3 +33,21 @@ def present_among(*, arena_id: int, user_ids: Iterable[int]) -> set[int]:
     if not keys:
         return set()
     return {keys[k] for k in cache.get_many(list(keys))}
+
+
+def present_at_least(*, arena_id: int, user_ids: Sequence[int], count: int) -> bool:
+    """Whether at least ``count`` of ``user_ids`` have the arena's page open:
+    ``present_among`` read a few keys at a time, stopping as soon as it knows (the
+    pairing's check before it takes the arena's lock, where most of a thousand
+    players are usually here)."""
+    if count <= 0:
+        return True
+    found = 0
+    step = max(4 * count, 32)
+    for start in range(0, len(user_ids), step):
+        found += len(
+            present_among(arena_id=arena_id, user_ids=user_ids[start : start + step])
+        )
+        if found >= count:
+            return True
+    return False

@@ -12,17 +12,21 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from dbtools.prepared import prepared_cursor
+from dbtools.rows import rows_insert
 from games.finish import FinishNotice
 from games.models import Seat, Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
@@ -35,7 +39,7 @@ from tournaments.arenas import notify
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.pairing import Free, pairing_round
-from tournaments.arenas.presence import present_among
+from tournaments.arenas.presence import present_among, present_at_least
 from tournaments.arenas.prizes import arena_prizes_pay
 from tournaments.arenas.schedule import slots_between
 from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
@@ -193,22 +197,109 @@ def _pair_soon(arena_id: int) -> None:
         logger.exception("could not queue a pairing of arena %s", arena_id)
 
 
-def _busy_elsewhere(user_ids: Sequence[int], now: datetime) -> set[int]:
-    """Players who may not be seated now: a seat at another live online or stake
-    table, a search in an online pool, or a leavers' cooldown."""
-    seated = Seat.objects.filter(
-        user_id__in=user_ids,
-        forfeited=False,
-        table__mode__in=LIVE_MODES,
-        table__status__in=LIVE_STATUSES,
-    ).values_list("user_id", flat=True)
-    searching = Search.objects.filter(
-        user_id__in=user_ids, status=Search.Status.WAITING
-    ).values_list("user_id", flat=True)
-    cooling = Cooldown.objects.filter(user_id__in=user_ids, until__gt=now).values_list(
-        "user_id", flat=True
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A free player of an arena as the pairing pass reads them, under its lock."""
+
+    pk: int
+    user_id: int
+    username: str
+    score: int
+    free_since: datetime
+    last_opponents: list[int]
+    opponents: dict[str, int]  # games with each player (user id as text, JSON)
+    partners: dict[str, int]
+    mu: float | None  # their rating in the arena's variant, None if unrated
+    busy: bool  # not to be seated now, see ``_candidates``
+
+
+def _candidates(arena: Arena, now: datetime) -> list[_Candidate]:
+    """The arena's free players (joined, not paused, at no arena table) with their
+    names, ratings, and whether they are busy elsewhere: a seat at another live
+    online or stake table, a search in an online pool, or a leavers' cooldown.
+
+    Two statements whatever the number of players: the players with all but the
+    seats (a lookup by a unique key each), then the ones among them seated at a
+    live table (from the live tables, not from each player's history of seats).
+    The rows are read without the ORM's model or per-value converters: that and
+    ``IN`` lists of every free player cost more than the pairing itself
+    (``bench/arena.py``)."""
+    free = ArenaPlayer.objects.filter(arena=arena, paused=False, table_id__isnull=True)
+    user = OuterRef("user_id")
+    searching = Search.objects.filter(user_id=user, status=Search.Status.WAITING)
+    cooling = Cooldown.objects.filter(user_id=user, until__gt=now)
+    rating = Rating.objects.filter(user_id=user, variant=arena.variant).values("mu")
+    query = free.annotate(
+        mu=Subquery(rating[:1]), busy=Exists(searching) | Exists(cooling)
+    ).values_list(
+        "pk",
+        "user_id",
+        "user__username",
+        "score",
+        "free_since",
+        "last_opponents",
+        "opponents",
+        "partners",
+        "mu",
+        "busy",
     )
-    return {*seated, *searching, *cooling}
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    seated = set(
+        Seat.objects.filter(
+            user_id__in=free.values("user_id"),
+            forfeited=False,
+            table__mode__in=LIVE_MODES,
+            table__status__in=LIVE_STATUSES,
+        )
+        .order_by()
+        .values_list("user_id", flat=True)
+    )
+    return [
+        _Candidate(
+            pk=pk,
+            user_id=user_id,
+            username=username,
+            score=score,
+            free_since=_aware(free_since),
+            last_opponents=_json(last),
+            opponents=_json(opponents),
+            partners=_json(partners),
+            mu=mu,
+            busy=bool(busy) or user_id in seated,
+        )
+        for (
+            pk,
+            user_id,
+            username,
+            score,
+            free_since,
+            last,
+            opponents,
+            partners,
+            mu,
+            busy,
+        ) in rows
+    ]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as read by a plain cursor: text (SQLite, and PostgreSQL as
+    Django sets psycopg up), or already decoded."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _aware(value: datetime | str) -> datetime:
+    """A date-time column as read by a plain cursor (text on SQLite) in UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
+
+
+def _counts(raw: dict[str, int]) -> dict[int, int]:
+    return {int(k): int(v) for k, v in raw.items()}
 
 
 def _ratings(variant: str, user_ids: Sequence[int]) -> dict[int, float]:
@@ -216,10 +307,6 @@ def _ratings(variant: str, user_ids: Sequence[int]) -> dict[int, float]:
         "user_id", "mu"
     )
     return {user_id: float(rating_points(mu)) for user_id, mu in rows}
-
-
-def _counts(raw: dict[str, int]) -> dict[int, int]:
-    return {int(k): int(v) for k, v in raw.items()}
 
 
 def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
@@ -237,8 +324,7 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
     free = ArenaPlayer.objects.filter(
         arena_id=arena_id, paused=False, table_id__isnull=True
     ).values_list("user_id", flat=True)
-    ids = list(free)
-    if len(present_among(arena_id=arena_id, user_ids=ids)) < arena.seats:
+    if not present_at_least(arena_id=arena_id, user_ids=list(free), count=arena.seats):
         return []
     return _arena_pair_locked(arena_id=arena_id, now=now)
 
@@ -248,23 +334,18 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None or arena.status != Arena.Status.LIVE or arena.ends_at <= now:
         return []
-    players = list(
-        ArenaPlayer.objects.filter(arena=arena, paused=False, table_id__isnull=True)
-    )
+    players = _candidates(arena, now)
     if len(players) < arena.seats:
         return []
-    ids = [p.user_id for p in players]
-    here = present_among(arena_id=arena.pk, user_ids=ids)
-    busy = _busy_elsewhere([u for u in ids if u in here], now)
-    players = [p for p in players if p.user_id in here and p.user_id not in busy]
+    here = present_among(arena_id=arena.pk, user_ids=[p.user_id for p in players])
+    players = [p for p in players if p.user_id in here and not p.busy]
     if len(players) < arena.seats:
         return []
-    ratings = _ratings(arena.variant, [p.user_id for p in players])
     free = [
         Free(
             user_id=p.user_id,
             score=p.score,
-            rating=ratings.get(p.user_id, NEW_PLAYER_RATING),
+            rating=NEW_PLAYER_RATING if p.mu is None else float(rating_points(p.mu)),
             waited=(now - p.free_since).total_seconds(),
             last_opponents=frozenset(p.last_opponents),
             opponents=_counts(p.opponents),
@@ -280,9 +361,15 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
     )
     if not pairing.tables:
         return []
-    users = get_user_model().objects.in_bulk(
-        [u for table in pairing.tables for u in table]
-    )
+    by_user = {p.user_id: p for p in players}
+    user_model = get_user_model()
+    users = {  # the name is all a new table's frames show of a player
+        u: user_model.from_db(
+            connection.alias, ["id", "username"], [u, by_user[u].username]
+        )
+        for table in pairing.tables
+        for u in table
+    }
     tables = tables_seated_create(
         plans=[
             TablePlan(
@@ -296,28 +383,36 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
             for seated in pairing.tables
         ]
     )
-    ArenaGame.objects.bulk_create(
+    rows_insert(
         [
-            ArenaGame(arena=arena, table=table, user_ids=seated)
+            ArenaGame(arena_id=arena.pk, table_id=table.pk, user_ids=seated)
             for table, seated in zip(tables, pairing.tables, strict=True)
         ]
     )
-    by_user = {p.user_id: p for p in players}
     changed = []
     for table, seated in zip(tables, pairing.tables, strict=True):
         for position, user_id in enumerate(seated):
             player = by_user[user_id]
             partner = _partner_of(arena, seated, position)
             rivals = [u for u in seated if u != user_id and u != partner]
-            player.table_id = table.pk
-            player.last_opponents = rivals
+            opponents = dict(player.opponents)
             for rival in rivals:
-                player.opponents[str(rival)] = player.opponents.get(str(rival), 0) + 1
+                opponents[str(rival)] = opponents.get(str(rival), 0) + 1
+            partners = player.partners
             if partner is not None:
-                player.partners[str(partner)] = player.partners.get(str(partner), 0) + 1
-            changed.append(player)
+                partners = {**partners, str(partner): partners.get(str(partner), 0) + 1}
+            changed.append(
+                _Seated(
+                    pk=player.pk,
+                    table_id=table.pk,
+                    last_opponents=rivals,
+                    opponents=opponents,
+                    partners=partners,
+                )
+            )
     _players_seat(changed)
-    _standings_changed(arena)
+    # After commit, in this order: the tables' frames, "your game is ready", then
+    # the standings (a frame of every player, the slowest of the three to build).
     notify.paired_send(
         arena_id=arena.pk,
         seated=[
@@ -325,43 +420,64 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
             for table, seated in zip(tables, pairing.tables, strict=True)
         ],
     )
+    _standings_changed(arena)
     return [t.pk for t in tables]
 
 
-def _players_seat(players: Sequence[ArenaPlayer]) -> None:
+@dataclass(frozen=True, slots=True)
+class _Seated:
+    """What a pairing pass writes on a player it seated."""
+
+    pk: int
+    table_id: int
+    last_opponents: list[int]
+    opponents: dict[str, int]
+    partners: dict[str, int]
+
+
+def _players_seat(players: Sequence[_Seated]) -> None:
     """Write the seated players' table and meeting counts in one statement.
 
     ``bulk_update`` builds a ``CASE`` per row and column: about 3 s of Python for
-    1,000 players (``bench/arena.py``); this is one ``UPDATE … FROM unnest`` on
-    PostgreSQL, one prepared statement run per row elsewhere.
+    1,000 players (``bench/arena.py``). On PostgreSQL this is one ``UPDATE … FROM
+    json_to_recordset``, the rows one JSON parameter (one ``json.dumps`` for them
+    all); elsewhere one prepared statement run per row.
     """
     table = connection.ops.quote_name(ArenaPlayer._meta.db_table)
-    rows = [
-        (
-            p.table_id,
-            json.dumps(p.last_opponents),
-            json.dumps(p.opponents),
-            json.dumps(p.partners),
-            p.pk,
-        )
-        for p in players
-    ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         if connection.vendor == "postgresql":
-            columns: list[list[object]] = [list(c) for c in zip(*rows, strict=True)]
+            rows = [
+                {
+                    "id": p.pk,
+                    "t": p.table_id,
+                    "l": p.last_opponents,
+                    "o": p.opponents,
+                    "pa": p.partners,
+                }
+                for p in players
+            ]
             cursor.execute(
                 f"UPDATE {table} AS p SET table_id = v.t, "  # noqa: S608 - the model's table
-                "last_opponents = v.l::jsonb, opponents = v.o::jsonb, "
-                "partners = v.pa::jsonb "
-                "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], "
-                "%s::bigint[]) AS v(t, l, o, pa, id) WHERE p.id = v.id",
-                columns or [[], [], [], [], []],
+                "last_opponents = v.l, opponents = v.o, partners = v.pa "
+                "FROM json_to_recordset(%s) "
+                "AS v(id bigint, t bigint, l jsonb, o jsonb, pa jsonb) "
+                "WHERE p.id = v.id",
+                [json.dumps(rows)],
             )
         else:
             cursor.executemany(
                 f"UPDATE {table} SET table_id = %s, last_opponents = %s, "  # noqa: S608
                 "opponents = %s, partners = %s WHERE id = %s",
-                rows,
+                [
+                    (
+                        p.table_id,
+                        json.dumps(p.last_opponents),
+                        json.dumps(p.opponents),
+                        json.dumps(p.partners),
+                        p.pk,
+                    )
+                    for p in players
+                ],
             )
 
 

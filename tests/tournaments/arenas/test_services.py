@@ -3,6 +3,7 @@ scoring a finished game, the end with games in progress, prizes once."""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 
@@ -143,6 +144,75 @@ def test_only_players_with_the_page_open_and_free_elsewhere_are_paired(
             "user", flat=True
         )
     ) == {c.pk, d.pk}
+
+
+def test_a_seat_at_another_live_table_keeps_a_player_out_of_the_pairing(
+    make_arena, joined, queued, pushes, make_user
+):
+    from games.services import SeatTaker, table_seated_create
+
+    arena = make_arena()
+    a, b, c, d, e = joined(arena, 5)
+    table_seated_create(  # a and b play a live online table elsewhere
+        mode=Table.Mode.ONLINE,
+        variant="draw",
+        seats=[SeatTaker(user=a), SeatTaker(user=b)],
+    )
+    over = table_seated_create(
+        mode=Table.Mode.ONLINE,
+        variant="draw",
+        seats=[SeatTaker(user=c), SeatTaker(user=make_user())],
+    )
+    Table.objects.filter(pk=over.pk).update(status=Table.Status.FINISHED)
+    assert len(arena_pair(arena_id=arena.pk)) == 1
+    seated = ArenaPlayer.objects.filter(arena=arena, table_id__isnull=False)
+    assert set(seated.values_list("user", flat=True)) == {c.pk, d.pk}
+    assert e.pk not in ArenaGame.objects.get().user_ids
+
+
+def test_pairing_writes_the_meetings_and_seats_under_the_players_names(
+    make_arena, joined, queued, pushes, django_capture_on_commit_callbacks
+):
+    arena = make_arena(pool="draw-4p")
+    users = joined(arena, 4)
+    ArenaPlayer.objects.filter(arena=arena, user=users[0]).update(
+        opponents={str(users[1].pk): 1}, partners={str(users[2].pk): 2}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        (table_id,) = arena_pair(arena_id=arena.pk)
+    seated = ArenaGame.objects.get(table_id=table_id).user_ids
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+    assert [s.user_id for s in seats] == seated
+    names = {u.pk: u.username for u in users}
+    for position, user_id in enumerate(seated):
+        me = player(arena, users[[u.pk for u in users].index(user_id)])
+        partner = seated[(position + 2) % 4]
+        rivals = [u for u in seated if u not in (user_id, partner)]
+        assert me.table_id == table_id
+        assert sorted(me.last_opponents) == sorted(rivals)
+        before_o = {str(users[1].pk): 1} if user_id == users[0].pk else {}
+        before_p = {str(users[2].pk): 2} if user_id == users[0].pk else {}
+        for rival in rivals:
+            assert me.opponents[str(rival)] == before_o.get(str(rival), 0) + 1
+        assert me.partners[str(partner)] == before_p.get(str(partner), 0) + 1
+        assert set(me.opponents) == set(before_o) | {str(r) for r in rivals}
+    # The first frames name the seats after their players.
+    frames = [m for g, m in pushes if m.get("type") == "outbox.frame"]
+    shown = {s["position"]: s["name"] for s in json.loads(frames[0]["text"])["seats"]}
+    assert shown == {i: names[u] for i, u in enumerate(seated)}
+
+
+def test_present_at_least_stops_once_it_knows(make_arena, joined):
+    from tournaments.arenas.presence import present_at_least
+
+    arena = make_arena()
+    users = [u.pk for u in joined(arena, 3)]
+    absent = list(range(10**6, 10**6 + 200))
+    assert present_at_least(arena_id=arena.pk, user_ids=absent + users, count=3)
+    assert not present_at_least(arena_id=arena.pk, user_ids=absent + users, count=4)
+    assert present_at_least(arena_id=arena.pk, user_ids=[], count=0)
+    presence_clear(arena_id=arena.pk, user_id=users[0])
+    assert not present_at_least(arena_id=arena.pk, user_ids=users, count=3)
 
 
 def test_paused_players_and_scheduled_arenas_are_not_paired(
