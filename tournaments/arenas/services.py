@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.finish import FinishNotice
 from games.models import Seat, Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
+from matchmaking.commitments import players_lock_free
 from matchmaking.errors import MatchError
 from matchmaking.pools.conduct import cooldown_check
 from matchmaking.pools.config import pool_get
@@ -39,6 +40,7 @@ from tournaments.arenas.presence import present_among
 from tournaments.arenas.prizes import arena_prizes_pay
 from tournaments.arenas.schedule import slots_between
 from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
+from tournaments.sitgo.commitments import users_in_sitgo
 
 logger = logging.getLogger(__name__)
 
@@ -195,7 +197,8 @@ def _pair_soon(arena_id: int) -> None:
 
 def _busy_elsewhere(user_ids: Sequence[int], now: datetime) -> set[int]:
     """Players who may not be seated now: a seat at another live online or stake
-    table, a search in an online pool, or a leavers' cooldown."""
+    table, a search in an online pool, a sit-and-go not finished, or a leavers'
+    cooldown. Asked under the players' commitment locks."""
     seated = Seat.objects.filter(
         user_id__in=user_ids,
         forfeited=False,
@@ -208,7 +211,7 @@ def _busy_elsewhere(user_ids: Sequence[int], now: datetime) -> set[int]:
     cooling = Cooldown.objects.filter(user_id__in=user_ids, until__gt=now).values_list(
         "user_id", flat=True
     )
-    return {*seated, *searching, *cooling}
+    return {*seated, *searching, *cooling, *users_in_sitgo(user_ids)}
 
 
 def _ratings(variant: str, user_ids: Sequence[int]) -> dict[int, float]:
@@ -255,7 +258,10 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
         return []
     ids = [p.user_id for p in players]
     here = present_among(arena_id=arena.pk, user_ids=ids)
-    busy = _busy_elsewhere([u for u in ids if u in here], now)
+    # A player another commitment holds right now (a sit-and-go entry, a search)
+    # waits for the next pass; the others cannot commit elsewhere meanwhile.
+    here = players_lock_free(user_ids=[u for u in ids if u in here])
+    busy = _busy_elsewhere(sorted(here), now)
     players = [p for p in players if p.user_id in here and p.user_id not in busy]
     if len(players) < arena.seats:
         return []

@@ -1,9 +1,10 @@
 """Stake sit-and-gos: enter (entry into the pot), withdraw, start, cancel.
 
-docs/tournaments-sitgo.md. Every write locks the ``SitGo`` row first, then the
-games tables, then the pot's escrow and wallets (the economy's order): the row's
-``state`` is what entering, withdrawing, starting, cancelling and settling decide
-under its lock, so an event is either paid out or refunded, once. The rounds (the
+docs/tournaments-sitgo.md. Every write locks the ``SitGo`` row first (an entry
+takes the player's commitment lock before it), then the games tables, then the
+pot's escrow and wallets (the economy's order): the row's ``state`` is what
+entering, withdrawing, starting, cancelling and settling decide under its lock,
+so an event is either paid out or refunded, once. The rounds (the
 tables, advancement, the payout) are in ``tournaments.sitgo.rounds``.
 """
 
@@ -23,7 +24,9 @@ from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import pot_entry_post, pot_entry_refund, pot_open, pot_refund_all
 from games.services import SeatTaker, TablePlan, tables_seated_create
+from matchmaking.commitments import player_lock
 from tournaments.sitgo import conf
+from tournaments.sitgo.commitments import entry_blocker
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 
@@ -104,8 +107,12 @@ def sitgo_enter(
     With ``sitgo_id``: that open sit-and-go. Without: the open one of ``size``
     players and ``entry`` coins, or a new one. The first entry sets the fill
     deadline; the last one starts the event (its first round's tables). Raises
-    :class:`SitGoError` (nothing changed, no coin moved) for every refusal.
+    :class:`SitGoError` (nothing changed, no coin moved) for every refusal, among
+    them a player searching an online pool, holding a stake seat or playing at an
+    online table (``tournaments.sitgo.commitments``). The player's commitment lock
+    is taken first, then the sit-and-go's row.
     """
+    player_lock(user_id=user.pk)
     if sitgo_id is None:
         size, entry = _kind_check(size=size, entry=entry)
         row = _open_lock(size=size, entry=entry)
@@ -118,6 +125,8 @@ def sitgo_enter(
         raise SitGoError("full", _("This sit-and-go is full."))
     if SitGoEntry.objects.filter(active_user=user).exists():
         raise SitGoError("other_sitgo", _("You are already in another sit-and-go."))
+    if reason := entry_blocker(user.pk):
+        raise SitGoError("busy_elsewhere", reason)
     try:
         with transaction.atomic():
             SitGoEntry.objects.create(sitgo=row, user=user, active_user=user)

@@ -260,3 +260,77 @@ def test_a_finished_table_told_twice_at_once_finishes_the_event_once(
         SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
     ) == [0, 0, 140, 260]
     assert_sound()
+
+
+# --- one commitment at a time: an entry racing a search or a stake seat
+
+
+@pytest.fixture
+def commitments_quiet(monkeypatch, queued, pushes):
+    """No broker: waves, lobby counts and stake deadlines are not sent."""
+    from matchmaking.pools import services as pools
+    from matchmaking.stakes import services as stakes
+
+    monkeypatch.setattr(pools, "_wave_soon", lambda key: None)
+    monkeypatch.setattr(pools, "_counts_send", lambda: None)
+    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+    monkeypatch.setattr(stakes, "stakes_changed", lambda: None)
+
+
+def audit_clean() -> None:
+    """Every part of the platform's audit (ledger, finishes, stake and sit-and-go
+    pots, minting) is clean."""
+    from ops.audit import audit_run
+
+    assert audit_run() == {
+        "ledger": [],
+        "finish": [],
+        "stakes": [],
+        "sitgo": [],
+        "minting": [],
+    }
+
+
+@pytest.mark.parametrize("other", ["search", "stake"])
+def test_an_entry_racing_a_search_or_a_stake_seat_by_one_player_one_wins(
+    funded, commitments_quiet, other
+):
+    from core.refusals import Refusal
+    from matchmaking.pools.models import Search
+    from matchmaking.pools.services import search_cancel, search_start
+    from matchmaking.stakes.models import StakeSitter
+    from matchmaking.stakes.services import stake_sit, stake_stand
+
+    def race(what, user):
+        if what == "enter":
+            return sitgo_enter(user=user, size=4, entry=100)
+        if what == "search":
+            return search_start(user_id=user.pk, pool_key="draw-2")
+        return stake_sit(user=user, stake=100, shape="block-2")
+
+    wins: Counter[str] = Counter()
+    for _attempt in range(8):
+        ana = funded(200)
+        entered, elsewhere = run_threads(race, [("enter", ana), (other, ana)])
+        in_sitgo = SitGoEntry.objects.filter(active_user=ana).exists()
+        searching = Search.objects.filter(user=ana, status="waiting").exists()
+        seated = StakeSitter.objects.filter(user=ana).exists()
+        # One commitment, never two; the other call is refused in words.
+        assert in_sitgo + searching + seated == 1, (entered, elsewhere)
+        loser = elsewhere if in_sitgo else entered
+        assert isinstance(loser, Refusal), (entered, elsewhere)
+        assert loser.code == "busy_elsewhere", loser.code
+        assert isinstance(entered, SitGo) == in_sitgo
+        paid = 100 if (in_sitgo or seated) else 0
+        assert wallet_balance(user_id=ana.pk) == 200 - paid
+        wins["sitgo" if in_sitgo else other] += 1
+        # Free the player again, so the next attempt starts from the same place.
+        if in_sitgo:
+            sitgo_withdraw(user=ana, sitgo_id=entered.pk)
+        elif searching:
+            search_cancel(user_id=ana.pk)
+        else:
+            stake_stand(user=ana, table_id=elsewhere.pk)
+        assert wallet_balance(user_id=ana.pk) == 200
+    assert sum(wins.values()) == 8, wins
+    audit_clean()
