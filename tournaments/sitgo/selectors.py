@@ -140,6 +140,7 @@ def sitgo_page(*, row: SitGo, user: User) -> dict[str, Any]:
             for g in games
         ],
         "current_table": current,
+        "staff_cancelled": row.reason == SitGo.Reason.STAFF,
     }
 
 

@@ -4,6 +4,7 @@ the payout stay exact under races, and the ledger audit stays clean."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -334,3 +335,72 @@ def test_an_entry_racing_a_search_or_a_stake_seat_by_one_player_one_wins(
         assert wallet_balance(user_id=ana.pk) == 200
     assert sum(wins.values()) == 8, wins
     audit_clean()
+
+
+# --- the staff's cancel racing the event's own finish
+
+
+def test_a_staff_cancel_racing_the_last_move_one_of_them_moves_the_pot(
+    funded, queued, pushes
+):
+    from tournaments.sitgo.services import sitgo_staff_cancel
+
+    def race(what, sitgo_id, table_id, final, delay=0.0):
+        if what == "cancel":
+            time.sleep(delay)
+            return sitgo_staff_cancel(sitgo_id=sitgo_id)
+        # The last move; its finish consequences run after its commit.
+        return table_services.table_act(
+            table_id=table_id,
+            user=final.user,
+            action=final.action,
+            expected_seq=final.seq,
+        )
+
+    # The cancel starts with the move, or a little later (up to when the finish
+    # has surely been applied): both orders are met.
+    delays = [0.0, 0.0, 0.01, 0.05, 0.2, 1.5]
+    fates: Counter[str] = Counter()
+    for attempt, delay in enumerate(delays):
+        users = [funded(100) for _ in range(4)]
+        row = fill(users, size=4)
+        (game,) = live_tables(row)
+        seated = {
+            s.position: s.user for s in Seat.objects.filter(table_id=game.table_id)
+        }
+        final = drive_to_last_move(game.table_id, seated, rng=random.Random(attempt))
+
+        results = run_threads(
+            race,
+            [
+                ("move", row.pk, game.table_id, final),
+                ("cancel", row.pk, 0, None, delay),
+            ],
+        )
+        row.refresh_from_db()
+        pot = Transaction.objects.filter(table_ref=row.pot_ref)
+        payouts = pot.filter(kind="payout").count()
+        refunds = pot.filter(kind="refund").count()
+        if row.state == SitGo.State.FINISHED:
+            assert isinstance(results[1], SitGoError), results
+            assert results[1].code == "finished"
+            assert (payouts, refunds) == (1, 0)
+            assert sorted(
+                SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
+            ) == [0, 0, 140, 260]
+        else:
+            assert row.state == SitGo.State.CANCELLED, (attempt, results)
+            assert results[1] is True
+            assert (payouts, refunds) == (0, 4)
+            assert set(
+                SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
+            ) == {0}
+            table = Table.objects.get(pk=game.table_id)
+            # The cancel took the table first, or the move finished it first.
+            assert table.status in (Table.Status.CANCELLED, Table.Status.FINISHED)
+            if table.status == Table.Status.CANCELLED:
+                assert isinstance(results[0], Exception), results
+        fates[row.state] += 1
+        assert not SitGoEntry.objects.filter(active_user__isnull=False).exists()
+        assert_sound()
+    assert sum(fates.values()) == len(delays), fates
