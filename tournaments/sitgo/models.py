@@ -1,5 +1,5 @@
 """Stake sit-and-gos: 4 or 8 entrants, one pot, tables of entrants only
-(docs/tournaments-sitgo.md)."""
+(docs/tournaments.md, "Stake sit-and-gos")."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ class SitGo(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("sit-and-go")
+        verbose_name_plural = _("sit-and-gos")
         indexes = [models.Index(fields=["state", "fill_deadline"])]
         constraints = [
             models.UniqueConstraint(

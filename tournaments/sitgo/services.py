@@ -1,10 +1,10 @@
 """Stake sit-and-gos: enter (entry into the pot), withdraw, start, cancel.
 
-docs/tournaments-sitgo.md. Every write locks the ``SitGo`` row first (an entry
-takes the player's commitment lock before it), then the games tables, then the
-pot's escrow and wallets (the economy's order): the row's ``state`` is what
-entering, withdrawing, starting, cancelling and settling decide under its lock,
-so an event is either paid out or refunded, once. The rounds (the
+docs/tournaments.md, "Stake sit-and-gos". Every write locks the ``SitGo`` row
+first (an entry takes the player's commitment lock before it), then the games
+tables, then the pot's escrow and wallets (the economy's order): the row's
+``state`` is what entering, withdrawing, starting, cancelling and settling decide
+under its lock, so an event is either paid out or refunded, once. The rounds (the
 tables, advancement, the payout) are in ``tournaments.sitgo.rounds``.
 """
 
