@@ -571,7 +571,7 @@ STAKE_SHAPES: dict[str, dict[str, object]] = {
     "all_fives-2": {"variant": "all_fives", "seats": 2},
 }
 STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)
-# Stake sit-and-gos (docs/tournaments-sitgo.md): every table 4 players of Block.
+# Stake sit-and-gos (docs/tournaments.md): every table 4 players of Block.
 SITGO_GAME: dict[str, object] = {"variant": "block", "target": 50}
 SITGO_FILL_SECONDS = env.int("SITGO_FILL_SECONDS", default=600)
 SITGO_NOSHOW_SECONDS = env.int("SITGO_NOSHOW_SECONDS", default=120)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from core.requests import SignedInRequest
 from games import engine
 from games.errors import TableError
+from games.events import table_event_link
 from games.fairness import table_fair_json
 from games.forms import PlayForm
 from games.history import table_hands, table_log_export
@@ -76,20 +77,25 @@ def play(request: SignedInRequest) -> HttpResponse:
     )
 
 
-def _after_links(table: Table, seated: bool) -> dict[str, str | None]:
-    """Where a finished table of a lobby leads: a rematch and another table of its
-    kind (for the people who sat there) and that lobby (``GAMES_REMATCH_OFFER_URLS``,
-    ``GAMES_AGAIN_URLS``, ``GAMES_LOBBY_URLS``)."""
+def _after_links(table: Table, seated: bool) -> dict[str, Any]:
+    """Where a finished table leads: back to the event that seated it (an arena,
+    a sit-and-go: ``games.events``), or else a rematch and another table of its
+    kind (for the people who sat there); and its lobby (``GAMES_REMATCH_OFFER_URLS``,
+    ``GAMES_AGAIN_URLS``, ``GAMES_LOBBY_URLS``). A table of an event offers no
+    rematch nor another table: its players' next game is the event's."""
     again: dict[str, str] = getattr(settings, "GAMES_AGAIN_URLS", {})
     lobby: dict[str, str] = getattr(settings, "GAMES_LOBBY_URLS", {})
     rematch: dict[str, str] = getattr(settings, "GAMES_REMATCH_OFFER_URLS", {})
     mode = str(table.mode)
+    event = table_event_link(table_id=table.pk, mode=mode)
+    onward = seated and event is None
     return {
+        "event": {"url": event.url, "label": event.label} if event else None,
         "rematch_offer": reverse(rematch[mode], args=[table.pk])
-        if seated and mode in rematch
+        if onward and mode in rematch
         else None,
         "again": reverse(again[mode], args=[table.pk])
-        if seated and mode in again
+        if onward and mode in again
         else None,
         "lobby": reverse(lobby[mode]) if mode in lobby else None,
     }

@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matchmaking.commitments import committed_elsewhere, player_lock
 from matchmaking.errors import MatchError
 from matchmaking.pools import notify
 from matchmaking.pools.conduct import free_to_sit_check
@@ -61,11 +62,16 @@ def _rating_for(user_id: int, variant: str) -> float:
 
 @transaction.atomic
 def search_start(*, user_id: int, pool_key: object) -> Search:
-    """Put the player in a pool; refused while searching, seated or in cooldown."""
+    """Put the player in a pool; refused while searching, seated, in cooldown or
+    committed elsewhere (a sit-and-go: ``matchmaking.commitments``, whose lock the
+    search takes first, so a commitment racing it by the same player is seen)."""
     pool = pool_get(pool_key)
     if pool is None:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
+    player_lock(user_id=user_id)
     free_to_sit_check(user_id=user_id)
+    if reason := committed_elsewhere(user_id):
+        raise MatchError("busy_elsewhere", reason)
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError("already_searching", _("You are already looking for a table."))
     now = timezone.now()

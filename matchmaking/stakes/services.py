@@ -43,6 +43,7 @@ from games.services import (
     table_create,
     table_deal,
 )
+from matchmaking.commitments import player_lock
 from matchmaking.errors import StakeError
 from matchmaking.stakes.busy import user_busy_elsewhere
 from matchmaking.stakes.models import StakeSitter, StakeTable
@@ -161,11 +162,15 @@ def stake_sit(
     one. The table starts the moment its last seat is taken. Raises
     :class:`StakeError` (nothing changed, no coin moved) for every refusal.
 
-    The stake row is locked, its seat counted and the sitter row claimed by one
-    statement (``_row_take``), then the games seat and the entry follow under that
-    lock: the lock order of every stake write (row, games table, escrow, wallets).
+    The player's commitment lock comes first (``matchmaking.commitments``: an
+    online search or a sit-and-go entry by the same player waits, then sees this
+    seat). The stake row is locked, its seat counted and the sitter row claimed by
+    one statement (``_row_take``), then the games seat and the entry follow under
+    that lock: the lock order of every stake write (row, games table, escrow,
+    wallets).
     """
     kind = _shape_check(stake=stake, shape=shape)
+    player_lock(user_id=user.pk)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
     if table_id is None:

@@ -1,6 +1,7 @@
 """Two people join an arena, are paired at once and sent to their table; when the
 game ends, a third person watching the arena sees the standings move over its
-socket, without reloading, and the players see their score when they come back.
+socket, without reloading; the table page's match end leads back to the arena,
+where the players see their score.
 
 The arena (starting now) is made in the server's own database by a ``manage.py
 shell`` process, and the game is played there through the table services
@@ -16,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import screenshot, signup
+from tests.e2e.helpers import screenshot, signup, wait_ready
 from tests.e2e.test_league_page import _shell, server_db
 
 pytestmark = pytest.mark.e2e
@@ -92,8 +93,17 @@ def test_two_people_play_an_arena_and_the_standings_move(new_page, tmp_path_fact
     assert winner in (ana, ben)
     screenshot(cy_page, "arena-standings")
 
-    # Back on the arena page, the player sees their own line, highlighted.
-    ana_page.goto(url)
+    # The table page's match end leads back to the arena, where the player sees
+    # their own line, highlighted.
+    ana_page.goto(f"/tables/{table_id}/")
+    wait_ready(ana_page)
+    expect(ana_page.locator("#main-action")).to_have_text("Finish")
+    ana_page.locator("#main-action").click()
+    back = ana_page.locator("#match-result [data-event]")
+    expect(back).to_have_text("Back to the arena")
+    expect(ana_page.locator("#match-result [data-again]")).to_have_count(0)
+    back.click()
+    ana_page.wait_for_url(f"**{url}")
     mine = ana_page.locator("#arena-standings tbody tr.me")
     expect(mine).to_contain_text(ana)
     expect(mine.locator("td").nth(4)).to_have_text("1")

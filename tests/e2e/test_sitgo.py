@@ -61,9 +61,14 @@ def test_four_people_play_a_sit_and_go_and_the_winners_share_the_whole_pot(
     else:
         pytest.fail("the sit-and-go table did not end")
     winner_name = next(s["name"] for s in frame(pages[0])["seats"] if s["place"] == 1)
-    # The event page shows the places and payouts once the finish is applied.
+    # The match's end leads back to the event page, which shows the places and
+    # payouts once the finish is applied.
     event = pages[0]
-    event.go_back()
+    expect(event.locator("#main-action")).to_have_text("Finish")
+    event.locator("#main-action").click()
+    back = event.locator("#match-result [data-event]")
+    expect(back).to_have_text("Back to the sit-and-go")
+    back.click()
     event.wait_for_url(re.compile(r"/tournaments/sitgo/\d+/$"))
     event.reload()
     expect(event.locator("[data-sitgo-state]")).to_contain_text("Finished")

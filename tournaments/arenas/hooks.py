@@ -1,12 +1,14 @@
-"""What the arenas hang on ``games``' hooks: scoring a finished arena table and
-freeing the players of a cancelled one."""
+"""What the arenas hang on ``games``' hooks: scoring a finished arena table,
+freeing the players of a cancelled one, and the table page's link back."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.events import event_link_register
 from games.finish import consequence_register
 from games.signals import table_cancelled
+from tournaments.arenas.selectors import arena_of_table
 from tournaments.arenas.services import (
     arena_on_table_cancelled,
     arena_on_table_finished,
@@ -24,3 +26,4 @@ def hooks_register() -> None:
     table no arena seated."""
     consequence_register("arena", arena_on_table_finished, modes=("online",))
     table_cancelled.connect(_on_cancelled, dispatch_uid="tournaments.arenas.cancelled")
+    event_link_register("arena", arena_of_table, modes=("online",))

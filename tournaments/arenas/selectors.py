@@ -7,10 +7,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from games.events import EventLink
 from matchmaking.pools.config import pool_get
-from tournaments.arenas.models import Arena, ArenaPlayer
+from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.scoring import STREAK_FROM, ranks_of
 
 
@@ -177,4 +180,19 @@ def arena_table_of(*, arena_id: int, user_id: int) -> int | None:
         ArenaPlayer.objects.filter(arena_id=arena_id, user_id=user_id)
         .values_list("table_id", flat=True)
         .first()
+    )
+
+
+def arena_of_table(table_id: int) -> EventLink | None:
+    """The link back to the arena that seated this table (the table page's
+    "Back to the arena"), or None for a table no arena seated."""
+    arena_id = (
+        ArenaGame.objects.filter(table_id=table_id)
+        .values_list("arena_id", flat=True)
+        .first()
+    )
+    if arena_id is None:
+        return None
+    return EventLink(
+        url=reverse("arena", args=[arena_id]), label=_("Back to the arena")
     )

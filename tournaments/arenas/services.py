@@ -30,6 +30,7 @@ from dbtools.rows import rows_insert
 from games.finish import FinishNotice
 from games.models import Seat, Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
+from matchmaking.commitments import players_lock_free
 from matchmaking.errors import MatchError
 from matchmaking.pools.conduct import cooldown_check
 from matchmaking.pools.config import pool_get
@@ -43,6 +44,7 @@ from tournaments.arenas.presence import present_among, present_at_least
 from tournaments.arenas.prizes import arena_prizes_pay
 from tournaments.arenas.schedule import slots_between
 from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
+from tournaments.sitgo.commitments import users_in_sitgo
 
 logger = logging.getLogger(__name__)
 
@@ -334,11 +336,26 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None or arena.status != Arena.Status.LIVE or arena.ends_at <= now:
         return []
-    players = _candidates(arena, now)
-    if len(players) < arena.seats:
+    ids = list(
+        ArenaPlayer.objects.filter(
+            arena=arena, paused=False, table_id__isnull=True
+        ).values_list("user_id", flat=True)
+    )
+    if len(ids) < arena.seats:
         return []
-    here = present_among(arena_id=arena.pk, user_ids=[p.user_id for p in players])
-    players = [p for p in players if p.user_id in here and not p.busy]
+    here = present_among(arena_id=arena.pk, user_ids=ids)
+    # A player another commitment holds right now (a sit-and-go entry, a search)
+    # waits for the next pass; the ones locked here cannot commit elsewhere
+    # meanwhile, so what is read of them below holds until the tables are written.
+    locked = players_lock_free(user_ids=[u for u in ids if u in here])
+    if len(locked) < arena.seats:
+        return []
+    in_sitgo = users_in_sitgo(sorted(locked))
+    players = [
+        p
+        for p in _candidates(arena, now)
+        if p.user_id in locked and not p.busy and p.user_id not in in_sitgo
+    ]
     if len(players) < arena.seats:
         return []
     free = [

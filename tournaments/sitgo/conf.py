@@ -1,4 +1,5 @@
-"""The sit-and-gos' settings, with their defaults (docs/tournaments-sitgo.md)."""
+"""The sit-and-gos' settings, with their defaults (docs/tournaments.md, "Stake
+sit-and-gos")."""
 
 from __future__ import annotations
 

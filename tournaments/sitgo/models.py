@@ -1,5 +1,5 @@
 """Stake sit-and-gos: 4 or 8 entrants, one pot, tables of entrants only
-(docs/tournaments-sitgo.md)."""
+(docs/tournaments.md, "Stake sit-and-gos")."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ class SitGo(models.Model):
     ``state`` is decided under this row's lock by every write (entering,
     withdrawing, starting, cancelling, a table finishing, settling): ``open``
     (taking entries until ``fill_deadline``, set by the first entry), ``running``,
-    then exactly one of ``finished`` (pot paid out) or ``cancelled`` (refunded).
-    At most one open sit-and-go per size and entry.
+    then exactly one of ``finished`` (pot paid out) or ``cancelled`` (refunded:
+    not filled in time, or cancelled by the staff, also while running). At most
+    one open sit-and-go per size and entry.
     """
 
     class State(models.TextChoices):
@@ -28,6 +29,7 @@ class SitGo(models.Model):
         NONE = "", _("None")
         UNFILLED = "unfilled", _("Not filled in time")
         OPERATOR = "operator", _("Cancelled by an operator")
+        STAFF = "staff", _("Cancelled by the staff, entries refunded")
 
     size = models.PositiveSmallIntegerField()
     entry = models.PositiveIntegerField()
@@ -44,6 +46,8 @@ class SitGo(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("sit-and-go")
+        verbose_name_plural = _("sit-and-gos")
         indexes = [models.Index(fields=["state", "fill_deadline"])]
         constraints = [
             models.UniqueConstraint(
@@ -104,7 +108,8 @@ class SitGoTable(models.Model):
     """One game of a sit-and-go: round 1 or the final, a games table of entrants.
 
     ``void`` is a game a server fault cancelled: it counts for nothing and a new
-    table of the same players replays it (same round and number). ``order`` is the
+    table of the same players replays it (same round and number). ``cancelled`` is
+    a game of a sit-and-go the staff cancelled: nothing replays it. ``order`` is the
     finishing order of its players (user ids, best first) once ``done``.
     """
 
@@ -112,6 +117,7 @@ class SitGoTable(models.Model):
         PLAYING = "playing", _("Playing")
         DONE = "done", _("Finished")
         VOID = "void", _("Replayed after a fault")
+        CANCELLED = "cancelled", _("Cancelled")
 
     sitgo = models.ForeignKey(SitGo, on_delete=models.CASCADE, related_name="tables")
     round = models.PositiveSmallIntegerField()

@@ -1,5 +1,5 @@
 """The games of a running sit-and-go: results, advancement, replays, no-shows and
-the payout (docs/tournaments-sitgo.md).
+the payout (docs/tournaments.md, "Stake sit-and-gos").
 
 4 players: one table of 4, whose finishing order is the event's. 8 players: two
 tables of 4, then a final table of each table's best two; the final's order gives

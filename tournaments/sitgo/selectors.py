@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from economy.pots import places_split
 from games.engine import VARIANTS
+from games.events import EventLink
 from tournaments.sitgo import conf
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 
@@ -138,4 +140,20 @@ def sitgo_page(*, row: SitGo, user: User) -> dict[str, Any]:
             for g in games
         ],
         "current_table": current,
+        "staff_cancelled": row.reason == SitGo.Reason.STAFF,
     }
+
+
+def sitgo_of_table(table_id: int) -> EventLink | None:
+    """The link back to the sit-and-go this table is a game of (the table page's
+    "Back to the sit-and-go"), or None for a table of no sit-and-go."""
+    sitgo_id = (
+        SitGoTable.objects.filter(table_id=table_id)
+        .values_list("sitgo_id", flat=True)
+        .first()
+    )
+    if sitgo_id is None:
+        return None
+    return EventLink(
+        url=reverse("sitgo", args=[sitgo_id]), label=_("Back to the sit-and-go")
+    )

@@ -1,7 +1,8 @@
 """Stake sit-and-gos: enter (entry into the pot), withdraw, start, cancel.
 
-docs/tournaments-sitgo.md. Every write locks the ``SitGo`` row first, then the
-games tables, then the pot's escrow and wallets (the economy's order): the row's
+docs/tournaments.md, "Stake sit-and-gos". Every write locks the ``SitGo`` row
+first (an entry takes the player's commitment lock before it), then the games
+tables, then the pot's escrow and wallets (the economy's order): the row's
 ``state`` is what entering, withdrawing, starting, cancelling and settling decide
 under its lock, so an event is either paid out or refunded, once. The rounds (the
 tables, advancement, the payout) are in ``tournaments.sitgo.rounds``.
@@ -9,6 +10,7 @@ tables, advancement, the payout) are in ``tournaments.sitgo.rounds``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from datetime import timedelta
@@ -22,8 +24,11 @@ from django.utils.translation import ngettext
 from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import pot_entry_post, pot_entry_refund, pot_open, pot_refund_all
-from games.services import SeatTaker, TablePlan, tables_seated_create
+from games.errors import TableError
+from games.services import SeatTaker, TablePlan, table_cancel, tables_seated_create
+from matchmaking.commitments import player_lock
 from tournaments.sitgo import conf
+from tournaments.sitgo.commitments import entry_blocker
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 
@@ -104,8 +109,12 @@ def sitgo_enter(
     With ``sitgo_id``: that open sit-and-go. Without: the open one of ``size``
     players and ``entry`` coins, or a new one. The first entry sets the fill
     deadline; the last one starts the event (its first round's tables). Raises
-    :class:`SitGoError` (nothing changed, no coin moved) for every refusal.
+    :class:`SitGoError` (nothing changed, no coin moved) for every refusal, among
+    them a player searching an online pool, holding a stake seat or playing at an
+    online table (``tournaments.sitgo.commitments``). The player's commitment lock
+    is taken first, then the sit-and-go's row.
     """
+    player_lock(user_id=user.pk)
     if sitgo_id is None:
         size, entry = _kind_check(size=size, entry=entry)
         row = _open_lock(size=size, entry=entry)
@@ -118,6 +127,8 @@ def sitgo_enter(
         raise SitGoError("full", _("This sit-and-go is full."))
     if SitGoEntry.objects.filter(active_user=user).exists():
         raise SitGoError("other_sitgo", _("You are already in another sit-and-go."))
+    if reason := entry_blocker(user.pk):
+        raise SitGoError("busy_elsewhere", reason)
     try:
         with transaction.atomic():
             SitGoEntry.objects.create(sitgo=row, user=user, active_user=user)
@@ -240,7 +251,7 @@ def sitgo_withdraw(*, user: User, sitgo_id: int) -> SitGo:
     return row
 
 
-# --- cancelling (fill deadline, operator)
+# --- cancelling (fill deadline, operator, the staff after a fault)
 
 
 @transaction.atomic
@@ -264,6 +275,49 @@ def _cancel_locked(row: SitGo, *, reason: str) -> None:
     row.save(update_fields=["state", "reason", "closed_at"])
     SitGoEntry.objects.filter(sitgo=row).update(active_user=None)
     pot_refund_all(table_ref=row.pot_ref)
+
+
+@transaction.atomic
+def sitgo_staff_cancel(*, sitgo_id: int) -> bool:
+    """Cancel a sit-and-go a fault made unplayable, open or running (the admin's
+    action): every entry goes back to its player through the ledger (the pot is
+    refunded whole, nothing kept) and its live tables are cancelled without any
+    payout. True if this call cancelled it, False if it was cancelled already; a
+    finished one is refused (:class:`SitGoError`): its pot is paid out.
+
+    The row's lock decides against the event's own finish: whichever takes it
+    first moves the pot, and the other finds the state changed. A game whose last
+    move committed meanwhile keeps its table's result, which counts for nothing
+    in the cancelled event. Lock order: the row, the games tables, the pot.
+    """
+    row = _lock(sitgo_id)
+    if row.state == SitGo.State.CANCELLED:
+        return False
+    if row.state == SitGo.State.FINISHED:
+        raise SitGoError(
+            "finished", _("This sit-and-go has finished: its pot is paid out.")
+        )
+    # The state first: the cancelled tables' signal then replays nothing.
+    row.state = SitGo.State.CANCELLED
+    row.reason = SitGo.Reason.STAFF
+    row.closed_at = timezone.now()
+    row.save(update_fields=["state", "reason", "closed_at"])
+    games = list(
+        SitGoTable.objects.filter(sitgo=row, state=SitGoTable.State.PLAYING).order_by(
+            "table_id"
+        )
+    )
+    for game in games:
+        # A table that finished meanwhile keeps its result; it counts for nothing.
+        with contextlib.suppress(TableError):
+            table_cancel(table_id=game.table_id, reason="staff")
+    SitGoTable.objects.filter(pk__in=[g.pk for g in games]).update(
+        state=SitGoTable.State.CANCELLED
+    )
+    SitGoEntry.objects.filter(sitgo=row).update(active_user=None)
+    pot_refund_all(table_ref=row.pot_ref)
+    logger.warning("sit-and-go %s: cancelled by the staff, entries refunded", row.pk)
+    return True
 
 
 def sitgo_expire(*, sitgo_id: int) -> bool:

@@ -9,9 +9,11 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from config.asgi import application
+from games.events import table_event_link
 from tests.support import session_cookie
 from tournaments.arenas.models import ArenaPlayer
 from tournaments.arenas.presence import present_among
+from tournaments.arenas.services import arena_pair
 
 
 @pytest.mark.django_db
@@ -164,3 +166,43 @@ async def test_a_page_opened_while_seated_is_sent_to_the_table(
     sock = await arena_socket(ana, arena.pk)
     assert (await frame_of(sock, "paired"))["table_id"] == table_id
     await sock.disconnect()
+
+
+@pytest.mark.django_db
+def test_an_arena_table_page_leads_back_to_the_arena(
+    client,
+    make_user,
+    make_arena,
+    joined,
+    queued,
+    pushes,
+    django_capture_on_commit_callbacks,
+):
+    arena = make_arena()
+    ana, _ben = joined(arena, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        (table_id,) = arena_pair(arena_id=arena.pk)
+    back = f'<a class="button" href="/tournaments/arenas/{arena.pk}/" data-event>'
+    client.force_login(ana)
+    html = client.get(reverse("table", args=[table_id])).content.decode()
+    assert back + "Back to the arena</a>" in html
+    # Its players' next game is the arena's: no rematch, no search elsewhere.
+    assert "Find another table" not in html and "Offer a rematch" not in html
+    assert "Back to the lobby" in html
+    # Someone watching it is shown the way to the arena too.
+    client.force_login(make_user())
+    assert back in client.get(reverse("table", args=[table_id])).content.decode()
+
+
+@pytest.mark.django_db
+def test_only_online_tables_ask_which_event_seated_them(
+    make_arena, joined, django_assert_num_queries
+):
+    arena = make_arena()
+    joined(arena, 2)
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    with django_assert_num_queries(0):
+        assert table_event_link(table_id=table_id, mode="practice") is None
+    link = table_event_link(table_id=table_id, mode="online")
+    assert link is not None and link.url == f"/tournaments/arenas/{arena.pk}/"
+    assert table_event_link(table_id=table_id + 1000, mode="online") is None

@@ -17,6 +17,7 @@ from games.services import table_cancel
 from games.signals import SeatResult
 from matchmaking.pools.conduct import offence_record
 from matchmaking.pools.models import Cooldown, Search
+from tests.economy.conftest import fund, snapshot
 from tests.support.tables import drive
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
@@ -29,6 +30,9 @@ from tournaments.arenas.services import (
     arena_withdraw,
     arenas_tick,
 )
+from tournaments.sitgo.errors import SitGoError
+from tournaments.sitgo.models import SitGo
+from tournaments.sitgo.services import sitgo_enter, sitgo_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -410,3 +414,37 @@ def test_leaving_an_arena_game_is_leaving_a_ranked_table(
     assert Offence.objects.filter(user=a, table_id=table_id, kind="forfeit").exists()
     assert player(arena, a).paused and player(arena, a).score == 0
     assert player(arena, b).score == 2
+
+
+def test_a_player_in_a_sit_and_go_is_not_paired_until_it_is_over(
+    make_arena, joined, queued, pushes
+):
+    arena = make_arena()
+    a, b, c = joined(arena, 3)
+    fund(a.pk, 100)
+    row = sitgo_enter(user=a, size=4, entry=100)
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    assert ArenaPlayer.objects.get(arena=arena, user=a).table_id is None
+    assert {s.user_id for s in Seat.objects.filter(table_id=table_id)} == {b.pk, c.pk}
+    sitgo_withdraw(user=a, sitgo_id=row.pk)
+    d = joined(arena, 1)[0]
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    assert {s.user_id for s in Seat.objects.filter(table_id=table_id)} == {a.pk, d.pk}
+
+
+def test_a_player_in_an_arena_game_cannot_enter_a_sit_and_go(
+    make_arena, joined, queued, pushes
+):
+    arena = make_arena()
+    ana, _ben = joined(arena, 2)
+    fund(ana.pk, 100)
+    arena_pair(arena_id=arena.pk)
+    before = snapshot()
+    with pytest.raises(SitGoError) as err:
+        sitgo_enter(user=ana, size=4, entry=100)
+    assert err.value.code == "busy_elsewhere"
+    assert err.value.message == (
+        "You are playing an arena game: finish it before entering a sit-and-go."
+    )
+    assert snapshot() == before
+    assert not SitGo.objects.exists()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from economy.selectors import wallet_balance
-from tests.tournaments.sitgo.helpers import fill, fund, snapshot
+from tests.tournaments.sitgo.helpers import fill, fund, live_tables, play_out, snapshot
 from tournaments.sitgo.models import SitGo, SitGoEntry
 
 pytestmark = pytest.mark.django_db
@@ -125,3 +125,20 @@ def test_withdrawing_from_a_started_event_is_refused(client, player, queued, pus
 def test_unknown_event_is_not_found(client, player):
     player()
     assert client.get(reverse("sitgo", args=[424242])).status_code == 404
+
+
+def test_a_sit_and_go_table_page_leads_back_to_the_sit_and_go(
+    client, player, queued, pushes, django_capture_on_commit_callbacks
+):
+    users = [player(100) for _ in range(4)]
+    row = fill(users, size=4)
+    (game,) = live_tables(row)
+    back = f'<a class="button" href="/tournaments/sitgo/{row.pk}/" data-event>'
+    client.force_login(users[0])
+    html = client.get(reverse("table", args=[game.table_id])).content.decode()
+    assert back + "Back to the sit-and-go</a>" in html
+    assert "Find another table" not in html
+    # Still there once the game is over (beside the match's end actions).
+    play_out(game.table_id, capture=django_capture_on_commit_callbacks)
+    html = client.get(reverse("table", args=[game.table_id])).content.decode()
+    assert back in html

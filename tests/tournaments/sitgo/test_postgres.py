@@ -4,6 +4,7 @@ the payout stay exact under races, and the ledger audit stays clean."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -260,3 +261,146 @@ def test_a_finished_table_told_twice_at_once_finishes_the_event_once(
         SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
     ) == [0, 0, 140, 260]
     assert_sound()
+
+
+# --- one commitment at a time: an entry racing a search or a stake seat
+
+
+@pytest.fixture
+def commitments_quiet(monkeypatch, queued, pushes):
+    """No broker: waves, lobby counts and stake deadlines are not sent."""
+    from matchmaking.pools import services as pools
+    from matchmaking.stakes import services as stakes
+
+    monkeypatch.setattr(pools, "_wave_soon", lambda key: None)
+    monkeypatch.setattr(pools, "_counts_send", lambda: None)
+    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+    monkeypatch.setattr(stakes, "stakes_changed", lambda: None)
+
+
+def audit_clean() -> None:
+    """Every part of the platform's audit (ledger, finishes, stake and sit-and-go
+    pots, minting) is clean."""
+    from ops.audit import audit_run
+
+    assert audit_run() == {
+        "ledger": [],
+        "finish": [],
+        "stakes": [],
+        "sitgo": [],
+        "minting": [],
+    }
+
+
+@pytest.mark.parametrize("other", ["search", "stake"])
+def test_an_entry_racing_a_search_or_a_stake_seat_by_one_player_one_wins(
+    funded, commitments_quiet, other
+):
+    from core.refusals import Refusal
+    from matchmaking.pools.models import Search
+    from matchmaking.pools.services import search_cancel, search_start
+    from matchmaking.stakes.models import StakeSitter
+    from matchmaking.stakes.services import stake_sit, stake_stand
+
+    def race(what, user):
+        if what == "enter":
+            return sitgo_enter(user=user, size=4, entry=100)
+        if what == "search":
+            return search_start(user_id=user.pk, pool_key="draw-2")
+        return stake_sit(user=user, stake=100, shape="block-2")
+
+    wins: Counter[str] = Counter()
+    for _attempt in range(8):
+        ana = funded(200)
+        entered, elsewhere = run_threads(race, [("enter", ana), (other, ana)])
+        in_sitgo = SitGoEntry.objects.filter(active_user=ana).exists()
+        searching = Search.objects.filter(user=ana, status="waiting").exists()
+        seated = StakeSitter.objects.filter(user=ana).exists()
+        # One commitment, never two; the other call is refused in words.
+        assert in_sitgo + searching + seated == 1, (entered, elsewhere)
+        loser = elsewhere if in_sitgo else entered
+        assert isinstance(loser, Refusal), (entered, elsewhere)
+        assert loser.code == "busy_elsewhere", loser.code
+        assert isinstance(entered, SitGo) == in_sitgo
+        paid = 100 if (in_sitgo or seated) else 0
+        assert wallet_balance(user_id=ana.pk) == 200 - paid
+        wins["sitgo" if in_sitgo else other] += 1
+        # Free the player again, so the next attempt starts from the same place.
+        if in_sitgo:
+            sitgo_withdraw(user=ana, sitgo_id=entered.pk)
+        elif searching:
+            search_cancel(user_id=ana.pk)
+        else:
+            stake_stand(user=ana, table_id=elsewhere.pk)
+        assert wallet_balance(user_id=ana.pk) == 200
+    assert sum(wins.values()) == 8, wins
+    audit_clean()
+
+
+# --- the staff's cancel racing the event's own finish
+
+
+def test_a_staff_cancel_racing_the_last_move_one_of_them_moves_the_pot(
+    funded, queued, pushes
+):
+    from tournaments.sitgo.services import sitgo_staff_cancel
+
+    def race(what, sitgo_id, table_id, final, delay=0.0):
+        if what == "cancel":
+            time.sleep(delay)
+            return sitgo_staff_cancel(sitgo_id=sitgo_id)
+        # The last move; its finish consequences run after its commit.
+        return table_services.table_act(
+            table_id=table_id,
+            user=final.user,
+            action=final.action,
+            expected_seq=final.seq,
+        )
+
+    # The cancel starts with the move, or a little later (up to when the finish
+    # has surely been applied): both orders are met.
+    delays = [0.0, 0.0, 0.01, 0.05, 0.2, 1.5]
+    fates: Counter[str] = Counter()
+    for attempt, delay in enumerate(delays):
+        users = [funded(100) for _ in range(4)]
+        row = fill(users, size=4)
+        (game,) = live_tables(row)
+        seated = {
+            s.position: s.user for s in Seat.objects.filter(table_id=game.table_id)
+        }
+        final = drive_to_last_move(game.table_id, seated, rng=random.Random(attempt))
+
+        results = run_threads(
+            race,
+            [
+                ("move", row.pk, game.table_id, final),
+                ("cancel", row.pk, 0, None, delay),
+            ],
+        )
+        row.refresh_from_db()
+        pot = Transaction.objects.filter(table_ref=row.pot_ref)
+        payouts = pot.filter(kind="payout").count()
+        refunds = pot.filter(kind="refund").count()
+        if row.state == SitGo.State.FINISHED:
+            assert isinstance(results[1], SitGoError), results
+            assert results[1].code == "finished"
+            assert (payouts, refunds) == (1, 0)
+            assert sorted(
+                SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
+            ) == [0, 0, 140, 260]
+        else:
+            assert row.state == SitGo.State.CANCELLED, (attempt, results)
+            assert results[1] is True
+            assert (payouts, refunds) == (0, 4)
+            assert set(
+                SitGoEntry.objects.filter(sitgo=row).values_list("payout", flat=True)
+            ) == {0}
+            table = Table.objects.get(pk=game.table_id)
+            # The cancel took the table first, or the move finished it first.
+            assert table.status in (Table.Status.CANCELLED, Table.Status.FINISHED)
+            if table.status == Table.Status.CANCELLED:
+                assert isinstance(results[0], Exception), results
+        fates[row.state] += 1
+        assert not SitGoEntry.objects.filter(active_user__isnull=False).exists()
+        assert_sound()
+    assert sum(fates.values()) == len(delays), fates

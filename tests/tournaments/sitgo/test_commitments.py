@@ -1,0 +1,155 @@
+"""A sit-and-go and the player's other commitments exclude each other: an entry is
+refused while the player searches an online pool or holds a stake seat; a search
+and a stake seat are refused while the player is in a sit-and-go that has not
+finished. Every refusal says why and changes nothing. (An arena game and an
+arena's pairing: tests/tournaments/arenas/test_services.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from economy.selectors import wallet_balance
+from games.models import Seat
+from matchmaking.errors import MatchError, StakeError
+from matchmaking.pools import services as pools
+from matchmaking.pools.models import Search
+from matchmaking.pools.services import search_cancel, search_start
+from matchmaking.stakes import services as stakes
+from matchmaking.stakes.models import StakeSitter, StakeTable
+from matchmaking.stakes.services import stake_sit, stake_stand
+from tests.tournaments.sitgo.helpers import (
+    assert_sound,
+    fill,
+    fund,
+    live_tables,
+    play_out,
+    snapshot,
+)
+from tournaments.sitgo.errors import SitGoError
+from tournaments.sitgo.models import SitGo, SitGoEntry
+from tournaments.sitgo.services import sitgo_enter, sitgo_withdraw
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def quiet(monkeypatch, queued, pushes):
+    """No broker: waves and stake deadlines are not queued."""
+    monkeypatch.setattr(pools, "_wave_soon", lambda key: None)
+    monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+
+
+@pytest.fixture
+def funded(make_user):
+    def make(coins: int = 1000):
+        user = make_user()
+        fund(user.pk, coins)
+        return user
+
+    return make
+
+
+def books() -> tuple[object, ...]:
+    """Everything an entry could change: the ledger, the events and entries."""
+    return (
+        snapshot(),
+        list(SitGo.objects.values_list("pk", "state", "seats_taken")),
+        list(SitGoEntry.objects.values_list("pk", "user_id", "active_user_id")),
+    )
+
+
+def refused_entry(user, **kind) -> SitGoError:
+    before = books()
+    with pytest.raises(SitGoError) as err:
+        sitgo_enter(user=user, **(kind or {"size": 4, "entry": 100}))
+    assert books() == before
+    assert err.value.code == "busy_elsewhere"
+    assert "'" not in err.value.message and "sitgo" not in err.value.message
+    return err.value
+
+
+def test_a_player_searching_an_online_pool_cannot_enter(funded):
+    ana = funded()
+    search_start(user_id=ana.pk, pool_key="draw-2")
+    error = refused_entry(ana)
+    assert "online table" in error.message and "cancel that search" in error.message
+    # Once the search is cancelled, the same player enters.
+    search_cancel(user_id=ana.pk)
+    sitgo_enter(user=ana, size=4, entry=100)
+    assert wallet_balance(user_id=ana.pk) == 900
+    assert_sound()
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["open", "live"])
+def test_a_player_holding_a_stake_seat_cannot_enter(funded, full):
+    ana, ben = funded(), funded()
+    table = stake_sit(user=ana, stake=100, shape="block-2")
+    if full:
+        stake_sit(user=ben, stake=100, shape="block-2")
+    assert StakeTable.objects.get(pk=table.pk).state == (
+        StakeTable.State.PLAYING if full else StakeTable.State.OPEN
+    )
+    error = refused_entry(ana)
+    assert "stake table" in error.message
+    # A chosen event refuses the same way.
+    row = fill([ben] if not full else [funded()], size=4)
+    refused_entry(ana, sitgo_id=row.pk)
+    if not full:  # standing up from an open table frees the player
+        stake_stand(user=ana, table_id=table.pk)
+        assert sitgo_enter(user=ana, sitgo_id=row.pk).seats_taken == 2
+    assert_sound()
+
+
+def test_an_entrant_of_an_open_sit_and_go_cannot_search_or_sit_at_a_stake_table(
+    funded,
+):
+    ana = funded()
+    row = fill([ana], size=4)
+    before = snapshot()
+    with pytest.raises(MatchError) as err:
+        search_start(user_id=ana.pk, pool_key="draw-2")
+    assert err.value.code == "busy_elsewhere"
+    assert "withdraw" in err.value.message and "sit-and-go" in err.value.message
+    assert not Search.objects.filter(user=ana).exists()
+    with pytest.raises(StakeError) as stake_err:
+        stake_sit(user=ana, stake=100, shape="block-2")
+    assert stake_err.value.code == "busy_elsewhere"
+    assert stake_err.value.message == err.value.message
+    assert not StakeSitter.objects.filter(user=ana).exists()
+    assert not StakeTable.objects.exists()
+    assert snapshot() == before
+    # Withdrawn, the player is free again.
+    sitgo_withdraw(user=ana, sitgo_id=row.pk)
+    search_start(user_id=ana.pk, pool_key="draw-2")
+    assert_sound()
+
+
+def test_an_entrant_of_a_running_sit_and_go_between_games_stays_committed(
+    funded, django_capture_on_commit_callbacks
+):
+    users = [funded() for _ in range(8)]
+    row = fill(users, size=8)
+    first, second = live_tables(row, 1)
+    play_out(first.table_id, capture=django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    waiting = first.order[0]  # through to the final, which waits for table 2
+    assert not Seat.objects.filter(
+        user_id=waiting, table__status__in=("waiting", "playing")
+    ).exists()
+    ana = next(u for u in users if u.pk == waiting)
+    before = snapshot()
+    with pytest.raises(MatchError) as err:
+        search_start(user_id=ana.pk, pool_key="draw-2")
+    assert err.value.code == "busy_elsewhere"
+    assert "playing a sit-and-go" in err.value.message
+    with pytest.raises(StakeError) as stake_err:
+        stake_sit(user=ana, stake=100, shape="block-2")
+    assert stake_err.value.code == "busy_elsewhere"
+    assert snapshot() == before
+    # Once the event is over, the player is free.
+    play_out(second.table_id, capture=django_capture_on_commit_callbacks)
+    (final,) = live_tables(row, 2)
+    play_out(final.table_id, capture=django_capture_on_commit_callbacks)
+    assert SitGo.objects.get(pk=row.pk).state == SitGo.State.FINISHED
+    search_start(user_id=ana.pk, pool_key="draw-2")
+    assert_sound()
