@@ -139,6 +139,9 @@ async def test_a_phrase_said_over_the_presence_socket_reaches_the_table(make_use
     assert ok
     ben_page, ok = await open_socket(ben)
     assert ok
+    # The count comes once Ben's socket has joined his group: a chat sent before
+    # would find nobody to reach.
+    await frames_until(ben_page, "online")
     await ana_page.send_json_to(
         {"type": "chat", "table": table.pk, "phrase": "good_luck"}
     )
