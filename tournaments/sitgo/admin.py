@@ -3,39 +3,25 @@ fault made unplayable (every entry refunded, its live tables cancelled)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.admin import NoWrites
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 from tournaments.sitgo.services import sitgo_staff_cancel
 
 
-class _NoWrites:
-    """Nothing is edited here: the state changes only through the services."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class SitGoEntryInline(_NoWrites, admin.TabularInline):
+class SitGoEntryInline(NoWrites, admin.TabularInline):
     model = SitGoEntry
     fields = ("user", "entered_at", "place", "payout")
     readonly_fields = fields
     extra = 0
 
 
-class SitGoTableInline(_NoWrites, admin.TabularInline):
+class SitGoTableInline(NoWrites, admin.TabularInline):
     model = SitGoTable
     fields = ("round", "number", "table", "state", "order")
     readonly_fields = fields
@@ -43,7 +29,7 @@ class SitGoTableInline(_NoWrites, admin.TabularInline):
 
 
 @admin.register(SitGo)
-class SitGoAdmin(_NoWrites, admin.ModelAdmin):
+class SitGoAdmin(NoWrites, admin.ModelAdmin):
     list_display = (
         "pk",
         "size",
