@@ -101,7 +101,7 @@ def make_user(django_user_model):
 
 
 @pytest.fixture(scope="session")
-def celery_worker_running(django_db_setup, django_db_blocker):
+def celery_worker_session(django_db_setup, django_db_blocker):
     """The embedded default's in-process worker, or a real ``celery worker`` process.
 
     On the distributed set-up the worker is a separate process on the same Redis, as in
@@ -127,7 +127,7 @@ def celery_worker_running(django_db_setup, django_db_blocker):
             "--without-mingle",
             "--loglevel=WARNING",
             "-n",
-            f"tests-{os.getpid()}@localhost",
+            f"tests-{os.getpid()}@localhost",  # the name celery_worker_running asks
         ],
         cwd=ROOT,
         env=server_env(),
@@ -141,6 +141,31 @@ def celery_worker_running(django_db_setup, django_db_blocker):
     yield "process"
     proc.terminate()
     proc.wait(timeout=20)
+
+
+@pytest.fixture
+def celery_worker_running(celery_worker_session):
+    """The worker, for one test, left with nothing in hand when the test ends.
+
+    A task still running when the test's database is flushed holds row locks that
+    the flush's TRUNCATE then deadlocks with, failing the next test too; so the
+    teardown waits until the worker answers between tasks with none reserved (the
+    solo pool answers control commands only between tasks).
+    """
+    yield celery_worker_session
+    if celery_worker_session != "process":
+        return
+    from config.celery import app
+
+    worker = f"tests-{os.getpid()}@localhost"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        reserved = app.control.inspect(
+            destination=[worker], timeout=1, limit=1
+        ).reserved()
+        if reserved and not any(reserved.values()):
+            return
+        time.sleep(0.1)
 
 
 @pytest.fixture

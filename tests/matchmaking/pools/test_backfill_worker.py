@@ -12,7 +12,7 @@ from django.utils import timezone
 from economy.models import Entry, XpAward
 from economy.selectors import player_xp, wallet_balance
 from games import engine
-from games.models import Table
+from games.models import FinishStep, Table
 from games.services import table_act
 from matchmaking.models import Rating, Search
 from matchmaking.pools.services import search_start, wave_run
@@ -59,10 +59,14 @@ def test_a_lone_searcher_is_backfilled_and_the_table_plays_to_the_end(
         table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     # The person is paid by position; simulated seats have no account to pay,
-    # and one person with computer players is not rated.
-    deadline = time.monotonic() + 10
-    while wallet_balance(user_id=ana.pk) == 0 and time.monotonic() < deadline:
+    # and one person with computer players is not rated. Every consequence the
+    # finish owes is done before anything is read (and before the flush).
+    steps = FinishStep.objects.filter(table=table)
+    deadline = time.monotonic() + 20
+    while steps.filter(done_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the finish steps were not all done"
         time.sleep(0.1)
+    assert steps.exists()
     assert wallet_balance(user_id=ana.pk) > 0 and player_xp(user_id=ana.pk) > 0
     assert not Rating.objects.exists()
     paid = Entry.objects.filter(transaction__table_ref=str(table.pk), amount__gt=0)
