@@ -14,6 +14,9 @@ import sys
 
 def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # A review lost with a killed worker has no sweep to redo it: its task stays
+    # in Redis until acknowledged (settings.CELERY_BROKER_TRANSPORT_OPTIONS).
+    os.environ["CELERY_ACK_EMULATION"] = "true"
     import django
 
     django.setup()

@@ -202,7 +202,19 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 3600}
+    # kombu's ack emulation keeps each task a worker holds in a Redis hash until it
+    # is acknowledged, so that a worker killed outright (no warm shutdown, which
+    # puts held tasks back either way) has them redelivered after the visibility
+    # timeout: 6 of the 9 Redis commands of a computer move's task
+    # (``bench/move_cost.py``). The table workers' tasks do not need it: each is
+    # redone well within that hour by a sweep or the beat (a table's timed job by
+    # ``games.sweep_overdue`` within 5 s of its deadline, a wave, a stake expiry, a
+    # pairing, the rollover). Hand reviews have no sweep: their worker turns it back
+    # on (``config.review_worker`` sets ``CELERY_ACK_EMULATION``).
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "visibility_timeout": 3600,
+        "ack_emulation": env.bool("CELERY_ACK_EMULATION", default=False),
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
