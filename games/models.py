@@ -35,12 +35,14 @@ class Table(models.Model):
     )
     variant = models.CharField(max_length=20)
     options = models.JSONField(help_text="engine Options.to_dict()")
+    # Like ``Seat.user``, without a foreign key in the database (games/stores.py).
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
+        db_constraint=False,
     )
     # Server-only: the deal's seed (from ``secrets``) and the engine state.
     seed = models.BigIntegerField()
@@ -88,21 +90,27 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # No foreign key in the database: the user lives in the users' database, which
+    # need not be the table store's (games/stores.py); PROTECT still holds in Django.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_constraint=False,
     )
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
     simulated = models.BooleanField(
         default=False, help_text="a computer player filling an online table"
     )
+    # The seat's name in the table store (games/stores.py), which holds no user row:
+    # the player's username as they sat down (usernames do not change), a simulated
+    # player's generated name, blank for a computer player.
     name = models.CharField(
-        max_length=40,
+        max_length=150,  # a username's
         blank=True,
-        help_text="a simulated player's generated name; blank for everyone else",
+        help_text="the username, or a simulated player's generated name",
     )
     connected = models.BooleanField(default=False)
     # The last socket closed: the seat shows as connected until then, so that a page

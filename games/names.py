@@ -26,8 +26,8 @@ LEVEL_WORDS: dict[str, object] = {
 
 def seat_display_name(seat: Seat) -> str:
     """The seat's player name, "<name> · computer", or "Computer <place> · <level>"."""
-    if seat.user_id is not None and seat.user is not None:
-        return str(seat.user.get_username())
+    if seat.user_id is not None:
+        return seat.name or str(seat.user.get_username())
     if seat.name:
         return str(gettext("%(name)s · computer") % {"name": seat.name})
     level = LEVEL_WORDS.get(seat.bot_level, seat.bot_level)

@@ -94,7 +94,15 @@ def table_practice_create(
         hand_pause_seconds=0,
     )
     Seat.objects.bulk_create(
-        [Seat(table=table, position=0, team=team_of(opts, 0), user=user)]
+        [
+            Seat(
+                table=table,
+                position=0,
+                team=team_of(opts, 0),
+                user=user,
+                name=user.get_username(),
+            )
+        ]
         + [
             Seat(table=table, position=i, team=team_of(opts, i), bot_level=level)
             for i, level in enumerate(bot_levels, start=1)
@@ -238,7 +246,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
             user=taker.user,
             bot_level=taker.bot_level,
             simulated=taker.simulated,
-            name=taker.name,
+            name=taker.name if taker.user is None else taker.user.get_username(),
         )
         for position, taker in enumerate(plan.seats)
     ]

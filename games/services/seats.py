@@ -93,7 +93,7 @@ def seat_add(
             user=user,
             bot_level=bot_level,
             simulated=simulated,
-            name=name,
+            name=name if user is None else user.get_username(),
         )
     )
 

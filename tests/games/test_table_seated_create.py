@@ -73,9 +73,9 @@ def test_an_online_table_starts_with_every_seat_taken(make_user):
     assert (table.clock_seconds, table.hand_pause_seconds) == (30, 10)
     seats = list(Seat.objects.filter(table=table).values_list(*SEAT_FIELDS))
     assert seats == [
-        (0, 0, ana.pk, "", False, ""),
+        (0, 0, ana.pk, "", False, "ana"),
         (1, 1, None, "hard", True, "Vera42"),
-        (2, 0, ben.pk, "", False, ""),
+        (2, 0, ben.pk, "", False, "ben"),
         (3, 1, None, "medium", True, "Hugo17"),
     ]
     event = TableEvent.objects.get(table=table)
