@@ -149,6 +149,11 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
         "options", "-c TimeZone=UTC"
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The table store (games/stores.py): the aliases of the databases that hold tables,
+# a table in ``TABLE_DATABASES[(id - 1) % n]``. Each alias other than ``default``
+# needs its entry in DATABASES, on the same engine.
+TABLE_DATABASES = ["default"]
+DATABASE_ROUTERS = ["games.stores.TableStoreRouter"]
 
 # --- One deployment's names on a shared Redis
 # --------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.utils import CursorWrapper
 
 ONLY_WHEN_ASKED = 2**62  # a prepare threshold that no statement's count reaches
@@ -48,8 +48,10 @@ def _cursor_class() -> type[Any]:
     return PreparedCursor
 
 
-def prepared_cursor() -> CursorWrapper:
-    """A cursor (use it in ``with``) whose statements are prepared on PostgreSQL."""
+def prepared_cursor(using: str = DEFAULT_DB_ALIAS) -> CursorWrapper:
+    """A cursor of the database ``using`` (use it in ``with``) whose statements are
+    prepared on PostgreSQL."""
+    connection = connections[using]
     if connection.vendor != "postgresql":
         return connection.cursor()
     connection.ensure_connection()

@@ -10,6 +10,10 @@ JSON and time zones behave as with the ORM on both PostgreSQL and SQLite. On
 PostgreSQL the statements are prepared once per connection (``dbtools.prepared``).
 ``rows_insert`` writes many new rows at once, as one JSON document on PostgreSQL
 (its docstring says which fields it takes).
+
+Each statement goes to the database the routers give the model for writing (the
+table store of a move, ``games.stores``, or the default database). The SQL is
+built once per process, so every database of a deployment runs the same engine.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import connection, connections, models, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.db.models.fields import AutoFieldMixin
 from django.db.models.options import Options
@@ -30,6 +35,12 @@ from dbtools.prepared import prepared_cursor
 RowModel = TypeVar("RowModel", bound=Model)
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def database_of(model: type[Model]) -> BaseDatabaseWrapper:
+    """The connection that reads and writes ``model``'s rows now (the routers'
+    choice for writing, so that a locking read goes where the write will)."""
+    return connections[router.db_for_write(model)]
 
 
 def quote_name(name: str) -> str:
@@ -88,16 +99,16 @@ def row_insert(obj: RowModel) -> RowModel:
     more CPU than the INSERT (``bench/stakes.py``).
     """
     model = type(obj)
+    db = database_of(model)
     params = [
-        f.get_db_prep_save(f.pre_save(obj, True), connection)
-        for f in _inserted_fields(model)
+        f.get_db_prep_save(f.pre_save(obj, True), db) for f in _inserted_fields(model)
     ]
-    with prepared_cursor() as cursor:
+    with prepared_cursor(db.alias) as cursor:
         cursor.execute(_row_insert_sql(model), params)
         if isinstance(model._meta.pk, AutoFieldMixin):
             obj.pk = cursor.fetchone()[0]
     obj._state.adding = False
-    obj._state.db = connection.alias
+    obj._state.db = db.alias
     return obj
 
 
@@ -113,13 +124,13 @@ class _Loader:
     converters: list[tuple[int, list[Converter], Any]]  # position, converters, col
     extras: list[tuple[str, int]]  # columns that are not fields, set as attributes
 
-    def load(self, row: Sequence[Any]) -> Any:
+    def load(self, row: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
         values = list(row)
         for position, converters, col in self.converters:
             for convert in converters:
-                values[position] = convert(values[position], col, connection)
+                values[position] = convert(values[position], col, db)
         obj = self.model.from_db(
-            connection.alias, self.names, [values[p] for p in self.positions]
+            db.alias, self.names, [values[p] for p in self.positions]
         )
         for name, position in self.extras:
             setattr(obj, name, values[position])
@@ -152,12 +163,13 @@ def _loader(model: type[Model], columns: tuple[str, ...]) -> _Loader:
 def rows_load(model: type[RowModel], sql: str, params: list[Any]) -> list[RowModel]:
     """``list(model.objects.raw(sql, params))`` for a statement that selects every
     column of ``model`` (and perhaps more, set as attributes), prepared."""
-    with prepared_cursor() as cursor:
+    db = database_of(model)
+    with prepared_cursor(db.alias) as cursor:
         cursor.execute(sql, params)
         columns = tuple(c[0] for c in cursor.description)
         rows = cursor.fetchall()
     loader = _loader(model, columns)
-    return [loader.load(row) for row in rows]
+    return [loader.load(row, db) for row in rows]
 
 
 # --- many new rows in one statement
@@ -264,7 +276,8 @@ def rows_insert(objs: Sequence[RowModel]) -> list[RowModel]:
     plan = _inserter(model)  # refuses the fields it does not take, everywhere
     if plan.pk is not None and any(getattr(o, plan.pk) is not None for o in objs):
         raise ValueError("rows_insert writes new rows only: a pk is set")
-    if connection.vendor != "postgresql":
+    db = database_of(model)
+    if db.vendor != "postgresql":
         return model._default_manager.bulk_create(objs)
     attnames, names = plan.attnames, plan.names
     rows = []
@@ -275,12 +288,12 @@ def rows_insert(objs: Sequence[RowModel]) -> list[RowModel]:
         for position, func in plan.convert:
             values[position] = func(values[position])
         rows.append(dict(zip(names, values, strict=True)))
-    with prepared_cursor() as cursor:
+    with prepared_cursor(db.alias) as cursor:
         cursor.execute(plan.sql, [json.dumps(rows)])
         pks = [row[0] for row in cursor.fetchall()] if plan.pk else []
     for obj, pk in zip(objs, pks, strict=False):
         setattr(obj, plan.pk, pk)  # type: ignore[arg-type]
     for obj in objs:
         obj._state.adding = False
-        obj._state.db = connection.alias
+        obj._state.db = db.alias
     return list(objs)

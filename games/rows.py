@@ -21,13 +21,25 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.options import Options
 from django.utils import timezone
 
 from dbtools.prepared import prepared_cursor
-from dbtools.rows import column_list, concrete_field, quote_name, rows_load
+from dbtools.rows import (
+    column_list,
+    concrete_field,
+    database_of,
+    quote_name,
+    rows_load,
+)
 from games.models import Seat, Table, TableEvent
+
+
+def _db() -> BaseDatabaseWrapper:
+    """The connection of the table store in use (``games.stores``)."""
+    return database_of(Table)
 
 
 def _col(meta: Options[Any], name: str) -> str:
@@ -55,16 +67,11 @@ def _read_sql() -> str:
 
 @cache
 def _seats_sql() -> str:
-    user = get_user_model()._meta
     seat = Seat._meta
-    name = _col(user, "username")
-    join = f"u.{quote_name(user.pk.column)} = s.{_col(seat, 'user')}"
-    where = f"s.{_col(seat, 'table')} = %s"
-    order = f"s.{_col(seat, 'position')}"
+    where = f"{_col(seat, 'table')} = %s"
+    order = _col(seat, "position")
     return (
-        f"SELECT {column_list(Seat, 's')}, u.{name} AS user_name "  # noqa: S608
-        f"FROM {quote_name(seat.db_table)} s "
-        f"LEFT JOIN {quote_name(user.db_table)} u ON {join} "
+        f"SELECT {column_list(Seat)} FROM {quote_name(seat.db_table)} "  # noqa: S608
         f"WHERE {where} ORDER BY {order}"
     )
 
@@ -118,7 +125,7 @@ def table_seating_locked(table_id: int) -> Seating | None:
     """Lock the table row and read its seating in one statement; None if there is
     no such table. Cheaper than :func:`table_locked` and :func:`table_seats` when
     only a seat is added (no model instances, one round trip)."""
-    with prepared_cursor() as cursor:
+    with prepared_cursor(_db().alias) as cursor:
         cursor.execute(_seating_sql(), [table_id])
         rows = cursor.fetchall()
     if not rows:
@@ -142,36 +149,39 @@ def table_read(table_id: int) -> Table | None:
 
 
 def table_seats(table: Table) -> list[Seat]:
-    """The table's seats by position, each with its user's id and name loaded (the
-    user's other fields load on first use, as with ``only()``)."""
-    user_model = get_user_model()
+    """The table's seats by position. A seat's ``name`` is its player's (the table
+    store holds no user row, ``games.stores``)."""
     seats = rows_load(Seat, _seats_sql(), [table.pk])
     for seat in seats:
         seat.table = table
-        if seat.user_id is not None:
-            seat.user = user_model.from_db(
-                connection.alias,
-                ["id", "username"],
-                [seat.user_id, seat.__dict__["user_name"]],
-            )
+        _user_known(seat)
     return seats
+
+
+def _user_known(seat: Seat) -> None:
+    """Give a person's seat its user as the seat knows it, id and username (other
+    fields load on first use, from the users' database), so that ``seat.user``
+    costs no query."""
+    if seat.user_id is None or not seat.name:
+        return
+    model = get_user_model()
+    seat.user = model.from_db(
+        router.db_for_read(model), ["id", "username"], [seat.user_id, seat.name]
+    )
 
 
 @cache
 def _table_seats_sql(lock: bool) -> str:
     """PostgreSQL: the table row and its seats (as one JSON array of arrays, by
     position) in one statement, the row locked if ``lock``."""
-    user = get_user_model()._meta
     seat = Seat._meta
     table = quote_name(Table._meta.db_table)
     table_id = f"t.{quote_name('id')}"
     values = ", ".join(f"s.{quote_name(f.column)}" for f in seat.concrete_fields)
-    join = f"u.{quote_name(user.pk.column)} = s.{_col(seat, 'user')}"
     seats = (
-        f"SELECT json_agg(json_build_array({values}, u.{_col(user, 'username')}) "  # noqa: S608
+        f"SELECT json_agg(json_build_array({values}) "  # noqa: S608
         f"ORDER BY s.{_col(seat, 'position')}) "
         f"FROM {quote_name(seat.db_table)} s "
-        f"LEFT JOIN {quote_name(user.db_table)} u ON {join} "
         f"WHERE s.{_col(seat, 'table')} = {table_id}"
     )
     return (
@@ -181,11 +191,12 @@ def _table_seats_sql(lock: bool) -> str:
 
 
 def table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]] | None:
-    """The table row and its seats by position (each with its user's id and name),
-    the row locked until the transaction ends if ``lock``: one statement on
-    PostgreSQL, :func:`table_locked` (or :func:`table_read`) and :func:`table_seats`
-    elsewhere. None if there is no such table."""
-    if connection.vendor != "postgresql":
+    """The table row and its seats by position, the row locked until the
+    transaction ends if ``lock``: one statement on PostgreSQL, :func:`table_locked`
+    (or :func:`table_read`) and :func:`table_seats` elsewhere. None if there is no
+    such table."""
+    db = _db()
+    if db.vendor != "postgresql":
         table = table_locked(table_id) if lock else table_read(table_id)
         return None if table is None else (table, table_seats(table))
     found = rows_load(Table, _table_seats_sql(lock), [table_id])
@@ -196,15 +207,11 @@ def table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]] |
     if isinstance(rows, str):  # json as text, as Django's psycopg set-up loads it
         rows = json.loads(rows)
     names = [f.attname for f in Seat._meta.concrete_fields]
-    user_model = get_user_model()
     seats = []
     for row in rows:
-        seat = Seat.from_db(connection.alias, names, row[:-1])
+        seat = Seat.from_db(db.alias, names, row)
         seat.table = table
-        if seat.user_id is not None:
-            seat.user = user_model.from_db(
-                connection.alias, ["id", "username"], [seat.user_id, row[-1]]
-            )
+        _user_known(seat)
         seats.append(seat)
     return table, seats
 
@@ -253,18 +260,19 @@ def _event_params(
         "created_at": timezone.now(),
     }
     meta = TableEvent._meta
+    db = _db()
     return [
-        concrete_field(meta, f).get_db_prep_save(values[f], connection)
-        for f in _EVENT_FIELDS
+        concrete_field(meta, f).get_db_prep_save(values[f], db) for f in _EVENT_FIELDS
     ]
 
 
 def _update_params(table: Table, names: tuple[str, ...]) -> list[Any]:
     meta = Table._meta
+    db = _db()
     params = []
     for name in names:
         field = concrete_field(meta, name)
-        params.append(field.get_db_prep_save(getattr(table, field.attname), connection))
+        params.append(field.get_db_prep_save(getattr(table, field.attname), db))
     return params
 
 
@@ -285,7 +293,8 @@ def move_write(
     With ``expected_seq`` (PostgreSQL only) both are written only if the row is
     still at that ``seq``, which is what a move decided from an unlocked read needs
     instead of the lock; False if it was not (nothing written)."""
-    if connection.vendor != "postgresql":
+    db = _db()
+    if db.vendor != "postgresql":
         if expected_seq is not None:
             raise ValueError("a conditional write needs PostgreSQL")
         event_append(
@@ -305,7 +314,7 @@ def move_write(
     entry = _event_params(
         table, seq=table.seq, seat=seat, actor=actor, action=action, events=events
     )
-    with prepared_cursor() as cursor:
+    with prepared_cursor(db.alias) as cursor:
         cursor.execute(_write_sql(names, expected_seq is not None), params + entry[1:])
         written: bool = cursor.rowcount == 1
     return written
@@ -324,7 +333,7 @@ def event_append(
     params = _event_params(
         table, seq=seq, seat=seat, actor=actor, action=action, events=events
     )
-    with prepared_cursor() as cursor:
+    with prepared_cursor(_db().alias) as cursor:
         cursor.execute(_event_sql(), params)
 
 
@@ -332,5 +341,5 @@ def table_update(table: Table, fields: Sequence[str]) -> None:
     """``table.save(update_fields=fields)``, without the query compiler."""
     names = tuple(dict.fromkeys(fields))
     params = [*_update_params(table, names), table.pk]
-    with prepared_cursor() as cursor:
+    with prepared_cursor(_db().alias) as cursor:
         cursor.execute(_update_sql(names), params)

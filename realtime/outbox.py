@@ -73,12 +73,17 @@ class Post:
 
 
 def post(
-    *, seq: int, frames: Sequence[tuple[str, Payload]], job: Job | None = None
+    *,
+    seq: int,
+    frames: Sequence[tuple[str, Payload]],
+    job: Job | None = None,
+    using: str | None = None,
 ) -> None:
-    """Send ``frames`` (numbered ``seq``) after the current transaction commits, then
-    run ``job`` on the publisher thread. Call it inside ``transaction.atomic``."""
+    """Send ``frames`` (numbered ``seq``) after the current transaction of the
+    database ``using`` (the default one if None) commits, then run ``job`` on the
+    publisher thread. Call it inside that ``transaction.atomic``."""
     item = Post(seq=seq, frames=frames, job=job)
-    transaction.on_commit(lambda: deliver(item))
+    transaction.on_commit(lambda: deliver(item), using=using)
 
 
 def notify(messages: Sequence[Message]) -> None:

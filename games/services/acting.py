@@ -13,6 +13,7 @@ from games import engine
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.services.transitions import state_of, table_lock_with_seats, transition
+from games.stores import table_store
 
 
 def _act_check(
@@ -69,7 +70,6 @@ def _seats_changed_only(table: Table, seq: int) -> bool:
     )
 
 
-@transaction.atomic
 def table_act(
     *,
     table_id: int,
@@ -83,8 +83,27 @@ def table_act(
     Every connection of the table, the acting one included, receives the new state
     through the outbox after commit. Raises ``TableError`` (nothing changed) when
     the player is not seated, acts for another seat, sends a stale ``seq``, acts on
-    a table that is not playing, acts out of turn or makes an illegal move.
+    a table that is not playing, acts out of turn or makes an illegal move. One
+    transaction on the table's own database (``games.stores``).
     """
+    with table_store(table_id) as alias, transaction.atomic(using=alias):
+        return _act(
+            table_id=table_id,
+            user=user,
+            action=action,
+            expected_seq=expected_seq,
+            claimed_seat=claimed_seat,
+        )
+
+
+def _act(
+    *,
+    table_id: int,
+    user: User,
+    action: Any,
+    expected_seq: int,
+    claimed_seat: int | None,
+) -> int:
     table, seats = table_lock_with_seats(table_id)
     seat, parsed, new_state = _act_check(
         table=table,

@@ -24,6 +24,7 @@ from games.services.transitions import (
     timer_set,
     transition,
 )
+from games.stores import table_alias, table_store
 from games.timers import seat_is_automatic, timer_next
 from realtime import outbox
 
@@ -58,11 +59,13 @@ def table_tick(*, table_id: int, seq: int) -> bool:
     table still waits for the same job at the same ``seq``; otherwise it is dropped,
     and whatever changed the table has queued the job that follows.
     """
-    read = _tick_decide(table_id=table_id, seq=seq)
-    decision = read.decision if read is not None else None
-    if read is not None and _tick_unlocked(read):
-        return True
-    return _tick_apply(table_id=table_id, seq=seq, decision=decision)
+    with table_store(table_id) as alias:
+        read = _tick_decide(table_id=table_id, seq=seq)
+        decision = read.decision if read is not None else None
+        if read is not None and _tick_unlocked(read):
+            return True
+        with transaction.atomic(using=alias):
+            return _tick_apply(table_id=table_id, seq=seq, decision=decision)
 
 
 @dataclass(frozen=True)
@@ -147,9 +150,9 @@ def _tick_decide(*, table_id: int, seq: int) -> _Read | None:
     return _Read(decision=decision, table=table, seats=seats, state=state)
 
 
-@transaction.atomic
 def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
-    """Apply the job at ``seq`` under the row lock, with the computer player's
+    """In the table store's transaction, apply the job at ``seq`` under the row
+    lock, with the computer player's
     ``decision`` for a seat's job; a seat's job without a decision that fits it
     is left to the tick that decides it (the one re-queued, or the next)."""
     try:
@@ -159,7 +162,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     if not _tick_due(table, seq):
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
-        outbox.post(seq=table.seq, frames=(), job=job_of(table))
+        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
         return False
     if table.timer == Table.Timer.DEAL:
         seeded_deal(table, seats)
@@ -186,7 +189,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         # Decided for another job (a Muggins window passed at this seq meanwhile)
         # or not at all (it came due between the read and the lock): the job is
         # queued again and its task decides it afresh.
-        outbox.post(seq=table.seq, frames=(), job=job_of(table))
+        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
         return False
     if actor == "clock":
         seat.away = True
@@ -200,7 +203,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
             table, timer_next(table=table, seats=seats, state=state, muggins=False)
         )
         table_update(table, ["timer", "timer_seat", "deadline"])
-        outbox.post(seq=table.seq, frames=(), job=job_of(table))
+        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
         return False
     new_state = engine.apply(state, seat.position, action)
     transition(

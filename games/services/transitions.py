@@ -25,6 +25,7 @@ from games.rows import (
     table_with_seats,
 )
 from games.spectators import watch_state_next, watch_state_of, watched
+from games.stores import table_alias
 from games.ticks import TickJob, tick_job
 from games.timers import NextTimer, timer_next
 from realtime import outbox
@@ -180,7 +181,7 @@ def frames_post(
         spectated=spectated,
         watchers=watchers,
     )
-    outbox.post(seq=table.seq, frames=frames, job=job_of(table))
+    outbox.post(seq=table.seq, frames=frames, job=job_of(table), using=table_alias())
 
 
 def job_of(table: Table) -> TickJob | None:
