@@ -3,8 +3,12 @@
 ``week_close`` runs in one transaction holding the week row ``FOR UPDATE`` (point
 writers hold it ``FOR SHARE``): a second rollover, concurrent or later, waits and
 then finds the week closed. Before ranking, it records any finished table of the week
-whose points were not recorded yet (a finish receiver that failed or has not run),
-so a table finishing during the rollover counts once, in its own week. Rewards are
+whose points were not recorded yet (a finish step that failed or has not run), so a
+table whose finish committed before the close looked counts once, in its own week; a
+finish committed later counts in the next open week (``table_points_record``).
+Just before moving divisions it locks the open weeks after it, so the new week's
+point writers wait only for the end of the close and never hold a player row it
+moves; the places they took before in the old division follow the move. Rewards are
 paid after the close in batches, each reward idempotent by its ledger key, and the
 week is marked paid when all are in; a rollover that stopped half-way resumes there.
 """
@@ -13,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,7 +30,11 @@ from games.models import Table
 from leagues import conf
 from leagues.models import Division, Membership, Player, PointEntry, Week
 from leagues.ranking import DEMOTED, PROMOTED, Outcome, Standing, group_outcomes
-from leagues.services import COUNTED_MODES, table_points_record
+from leagues.services import (
+    COUNTED_MODES,
+    places_follow_divisions,
+    table_points_record,
+)
 from leagues.weeks import WEEK, week_ensure, week_start
 
 logger = logging.getLogger(__name__)
@@ -136,24 +143,62 @@ def _divisions_move(places: dict[int, Place], outcomes: dict[int, Outcome]) -> N
             Player.objects.filter(user_id__in=user_ids).update(division=target)
 
 
-@transaction.atomic
 def week_close(*, week_id: int) -> bool:
-    """Close one ended week: ranks, zones, divisions. False if it was closed already."""
-    week = Week.objects.select_for_update().get(pk=week_id)
+    """Close one ended week: ranks, zones, divisions. False if it was closed already.
+
+    The tables whose points are missing are recorded first, each in its own short
+    transaction, so the close itself holds no player row of them.
+    """
+    week = Week.objects.get(pk=week_id)
     if week.status == Week.Status.CLOSED:
         return False
     for table_id in _tables_unrecorded(week):
         table_points_record(table_id=table_id)
+    return _week_close_locked(week_id=week_id)
+
+
+def _weeks_after_lock(week: Week) -> Week:
+    """Lock the open weeks after ``week`` (the next one created if missing), so no
+    point writer of theirs holds a player row while the close moves divisions;
+    return the next week."""
+    following = week_ensure(start=week.start + WEEK)
+    list(
+        Week.objects.select_for_update()
+        .filter(start__gt=week.start, status=Week.Status.OPEN)
+        .order_by("start")
+        .values_list("pk")
+    )
+    return following
+
+
+@transaction.atomic
+def _week_close_locked(*, week_id: int) -> bool:
+    week = Week.objects.select_for_update().get(pk=week_id)
+    if week.status == Week.Status.CLOSED:
+        return False
+    following: Week | None = None
+    late = _tables_unrecorded(week)
+    if late:  # committed since the first look: locks on later weeks come first
+        following = _weeks_after_lock(week)
+        for table_id in late:
+            table_points_record(table_id=table_id)
     outcomes: dict[int, Outcome] = {}
     groups, places = _standings(week)
     for (_, division), rows in groups.items():
         outcomes.update(group_outcomes(rows, conf.zone(division)))
     _outcomes_write(outcomes)
+    following = following or _weeks_after_lock(week)
     _divisions_move(places, outcomes)
+    moved = places_follow_divisions(week=following)
     week.status = Week.Status.CLOSED
     week.closed_at = timezone.now()
     week.save(update_fields=["status", "closed_at"])
-    logger.info("league week %s closed: %d places", week.key, len(outcomes))
+    logger.info(
+        "league week %s closed: %d places; %d places of the next week moved",
+        week.key,
+        len(outcomes),
+        moved,
+    )
     return True
 
 
@@ -174,11 +219,14 @@ def week_rewards_pay(*, week_id: int) -> int:
     return paid
 
 
-def _weeks_ended(now: datetime) -> Iterable[Week]:
+def _week_ended_oldest(now: datetime) -> Week | None:
+    """The oldest open week that ended at least the grace before ``now``."""
     cutoff = now - timedelta(seconds=conf.close_grace_seconds())
-    return Week.objects.filter(
-        status=Week.Status.OPEN, start__lte=cutoff - WEEK
-    ).order_by("start")
+    return (
+        Week.objects.filter(status=Week.Status.OPEN, start__lte=cutoff - WEEK)
+        .order_by("start")
+        .first()
+    )
 
 
 def weeks_rollover(*, now: datetime | None = None) -> list[str]:
@@ -188,7 +236,11 @@ def weeks_rollover(*, now: datetime | None = None) -> list[str]:
     """
     now = now or timezone.now()
     week_ensure(start=week_start(now))
-    closed = [w.key for w in _weeks_ended(now) if week_close(week_id=w.pk)]
+    closed = []
+    # Asked again after each close: closing a week creates the next one if missing.
+    while (week := _week_ended_oldest(now)) is not None:
+        if week_close(week_id=week.pk):
+            closed.append(week.key)
     for week in Week.objects.filter(status=Week.Status.CLOSED, paid_at__isnull=True):
         week_rewards_pay(week_id=week.pk)
     return closed

@@ -85,9 +85,17 @@ def test_three_missed_weeks_close_in_order(make_player, finish_table):
     assert closed_at == sorted(closed_at)
     assert Week.objects.get(start=W1 + timedelta(days=21)).status == "open"
     ana = players[0]
-    # Each week pays its own reward, under its own key: 3 x 50.
-    assert wallet_balance(user_id=ana.pk) == 150
-    assert Transaction.objects.filter(key__startswith="league:").count() == 6
+    # Each week pays its own reward, under its own key, in the division the close
+    # of the week before gave her: Bronze 50, Silver 75, Gold 100.
+    assert wallet_balance(user_id=ana.pk) == 225
+    divisions = Membership.objects.filter(user=ana).order_by("week__start")
+    assert list(divisions.values_list("division", flat=True)) == [
+        "bronze",
+        "silver",
+        "gold",
+    ]
+    # Ben (second, then first of Bronze) 30 + 50 + 75; cy 0 + 30 + 50.
+    assert Transaction.objects.filter(key__startswith="league:").count() == 8
     state = final_state()
     assert weeks_rollover(now=late) == []
     assert final_state() == state
@@ -191,8 +199,8 @@ def test_two_rollovers_at_once_on_postgresql(make_player, finish_table):
     assert not [r for r in results if isinstance(r, Exception)], results
     closed = sorted(k for r in results for k in r)  # type: ignore[union-attr]
     assert closed == ["2026-11-16", "2026-11-23"]
-    assert wallet_balance(user_id=players[0].pk) == 100
-    assert Transaction.objects.filter(key__startswith="league:").count() == 4
+    assert wallet_balance(user_id=players[0].pk) == 50 + 75  # Bronze, then Silver
+    assert Transaction.objects.filter(key__startswith="league:").count() == 5
     assert ledger_audit() == []
 
 
