@@ -29,7 +29,14 @@ from economy.league_payouts import league_rewards_pay
 from games.models import Table
 from leagues import conf
 from leagues.models import Division, Membership, Player, PointEntry, Week
-from leagues.ranking import DEMOTED, PROMOTED, Outcome, Standing, group_outcomes
+from leagues.ranking import (
+    DEMOTED,
+    PROMOTED,
+    STAYED,
+    Outcome,
+    Standing,
+    group_outcomes,
+)
 from leagues.services import (
     COUNTED_MODES,
     places_follow_divisions,
@@ -143,6 +150,95 @@ def _divisions_move(places: dict[int, Place], outcomes: dict[int, Outcome]) -> N
             Player.objects.filter(user_id__in=user_ids).update(division=target)
 
 
+def _outcomes_write_sql(week: Week) -> int:
+    """Rank, zone and reward every group of ``week`` in two statements (PostgreSQL):
+    the order, zones and rewards of ``leagues.ranking.group_outcomes``, by a window
+    over each group, without reading the places into Python. Returns the places.
+    """
+    zones = {d: conf.zone(d) for d in DIVISIONS}
+    rewards = [
+        (d, rank, coins)
+        for d, z in zones.items()
+        for rank, coins in enumerate(z.rewards, start=1)
+    ]
+    members = Membership._meta.db_table
+    users = get_user_model()._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH zone AS (
+                SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::integer[])
+                    AS z(division, up, down)
+            ), prize AS (
+                SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::integer[])
+                    AS c(division, rank, coins)
+            ), ranked AS (
+                SELECT m.id, m.division,
+                    row_number() OVER (
+                        PARTITION BY m.group_id
+                        ORDER BY m.points DESC, m.reached_at, m.joined_at, m.id
+                    ) AS rank,
+                    count(*) OVER (PARTITION BY m.group_id) AS n
+                FROM {members} AS m JOIN {users} AS u ON u.id = m.user_id
+                WHERE m.week_id = %s AND m.points > 0 AND u.is_active
+            ), sized AS (
+                SELECT r.*, LEAST(z.up, r.n) AS up,
+                    LEAST(z.down, r.n - LEAST(z.up, r.n)) AS down
+                FROM ranked AS r JOIN zone AS z ON z.division = r.division
+            )
+            UPDATE {members} AS m SET rank = s.rank,
+                result = CASE WHEN s.rank <= s.up THEN %s
+                    WHEN s.rank > s.n - s.down THEN %s ELSE %s END,
+                reward = COALESCE(c.coins, 0)
+            FROM sized AS s
+                LEFT JOIN prize AS c ON c.division = s.division AND c.rank = s.rank
+            WHERE m.id = s.id
+            """,  # noqa: S608
+            [
+                list(zones),
+                [z.up for z in zones.values()],
+                [z.down for z in zones.values()],
+                [d for d, _, _ in rewards],
+                [rank for _, rank, _ in rewards],
+                [coins for _, _, coins in rewards],
+                week.pk,
+                PROMOTED,
+                DEMOTED,
+                STAYED,
+            ],
+        )
+        ranked = cursor.rowcount
+        # No points, or a closed account: no place, no move, no reward.
+        cursor.execute(
+            f"UPDATE {members} SET rank = NULL, result = %s, reward = 0 "  # noqa: S608
+            "WHERE week_id = %s AND result = ''",
+            [STAYED, week.pk],
+        )
+        return int(ranked + cursor.rowcount)
+
+
+def _divisions_move_sql(week: Week) -> None:
+    """Move every promoted and demoted player of ``week`` one division, in one
+    statement (PostgreSQL); never past Bronze or Diamond."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Player._meta.db_table} AS p SET division = (%s::varchar[])["  # noqa: S608
+            "LEAST(GREATEST(array_position(%s::varchar[], m.division) + "
+            "CASE WHEN m.result = %s THEN 1 ELSE -1 END, 1), %s)] "
+            f"FROM {Membership._meta.db_table} AS m "
+            "WHERE m.week_id = %s AND m.result IN (%s, %s) AND p.user_id = m.user_id",
+            [
+                DIVISIONS,
+                DIVISIONS,
+                PROMOTED,
+                len(DIVISIONS),
+                week.pk,
+                PROMOTED,
+                DEMOTED,
+            ],
+        )
+
+
 def week_close(*, week_id: int) -> bool:
     """Close one ended week: ranks, zones, divisions. False if it was closed already.
 
@@ -182,13 +278,19 @@ def _week_close_locked(*, week_id: int) -> bool:
         following = _weeks_after_lock(week)
         for table_id in late:
             table_points_record(table_id=table_id)
-    outcomes: dict[int, Outcome] = {}
-    groups, places = _standings(week)
-    for (_, division), rows in groups.items():
-        outcomes.update(group_outcomes(rows, conf.zone(division)))
-    _outcomes_write(outcomes)
-    following = following or _weeks_after_lock(week)
-    _divisions_move(places, outcomes)
+    if connection.vendor == "postgresql":
+        count = _outcomes_write_sql(week)
+        following = following or _weeks_after_lock(week)
+        _divisions_move_sql(week)
+    else:
+        outcomes: dict[int, Outcome] = {}
+        groups, places = _standings(week)
+        for (_, division), rows in groups.items():
+            outcomes.update(group_outcomes(rows, conf.zone(division)))
+        _outcomes_write(outcomes)
+        following = following or _weeks_after_lock(week)
+        _divisions_move(places, outcomes)
+        count = len(outcomes)
     moved = places_follow_divisions(week=following)
     week.status = Week.Status.CLOSED
     week.closed_at = timezone.now()
@@ -196,7 +298,7 @@ def _week_close_locked(*, week_id: int) -> bool:
     logger.info(
         "league week %s closed: %d places; %d places of the next week moved",
         week.key,
-        len(outcomes),
+        count,
         moved,
     )
     return True
