@@ -322,9 +322,8 @@ def page_queries(
 
 def week_next() -> datetime:
     """A fresh week after every bench week (a close creates the week after it)."""
-    last = Week.objects.filter(start__lt=FIRST_WEEK + 52 * 4 * WEEK).aggregate(
-        Max("start")
-    )["start__max"]
+    ended = week_start(timezone.now()) - WEEK  # not the page's current week
+    last = Week.objects.filter(start__lt=ended).aggregate(Max("start"))["start__max"]
     return last + WEEK if last else FIRST_WEEK
 
 
