@@ -362,6 +362,7 @@ def close_timed(
     stop.set()
     results = out.get()
     proc.join()
+    Table.objects.filter(pk__in=pool, status=Table.Status.PLAYING).delete()  # unused
     during = [r for r in results if w0 <= r[2] <= w2]
     lines = [
         f"  {len(results)} tables finished at {finishing:g}/s from "
