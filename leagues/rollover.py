@@ -3,8 +3,12 @@
 ``week_close`` runs in one transaction holding the week row ``FOR UPDATE`` (point
 writers hold it ``FOR SHARE``): a second rollover, concurrent or later, waits and
 then finds the week closed. Before ranking, it records any finished table of the week
-whose points were not recorded yet (a finish receiver that failed or has not run),
-so a table finishing during the rollover counts once, in its own week. Rewards are
+whose points were not recorded yet (a finish step that failed or has not run), so a
+table whose finish committed before the close looked counts once, in its own week; a
+finish committed later counts in the next open week (``table_points_record``).
+Just before moving divisions it locks the open weeks after it, so the new week's
+point writers wait only for the end of the close and never hold a player row it
+moves; the places they took before in the old division follow the move. Rewards are
 paid after the close in batches, each reward idempotent by its ledger key, and the
 week is marked paid when all are in; a rollover that stopped half-way resumes there.
 """
@@ -13,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,8 +29,19 @@ from economy.league_payouts import league_rewards_pay
 from games.models import Table
 from leagues import conf
 from leagues.models import Division, Membership, Player, PointEntry, Week
-from leagues.ranking import DEMOTED, PROMOTED, Outcome, Standing, group_outcomes
-from leagues.services import COUNTED_MODES, table_points_record
+from leagues.ranking import (
+    DEMOTED,
+    PROMOTED,
+    STAYED,
+    Outcome,
+    Standing,
+    group_outcomes,
+)
+from leagues.services import (
+    COUNTED_MODES,
+    places_follow_divisions,
+    table_points_record,
+)
 from leagues.weeks import WEEK, week_ensure, week_start
 
 logger = logging.getLogger(__name__)
@@ -136,24 +150,157 @@ def _divisions_move(places: dict[int, Place], outcomes: dict[int, Outcome]) -> N
             Player.objects.filter(user_id__in=user_ids).update(division=target)
 
 
-@transaction.atomic
+def _outcomes_write_sql(week: Week) -> int:
+    """Rank, zone and reward every group of ``week`` in two statements (PostgreSQL):
+    the order, zones and rewards of ``leagues.ranking.group_outcomes``, by a window
+    over each group, without reading the places into Python. Returns the places.
+    """
+    zones = {d: conf.zone(d) for d in DIVISIONS}
+    rewards = [
+        (d, rank, coins)
+        for d, z in zones.items()
+        for rank, coins in enumerate(z.rewards, start=1)
+    ]
+    members = Membership._meta.db_table
+    users = get_user_model()._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH zone AS (
+                SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::integer[])
+                    AS z(division, up, down)
+            ), prize AS (
+                SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::integer[])
+                    AS c(division, rank, coins)
+            ), ranked AS (
+                SELECT m.id, m.division,
+                    row_number() OVER (
+                        PARTITION BY m.group_id
+                        ORDER BY m.points DESC, m.reached_at, m.joined_at, m.id
+                    ) AS rank,
+                    count(*) OVER (PARTITION BY m.group_id) AS n
+                FROM {members} AS m JOIN {users} AS u ON u.id = m.user_id
+                WHERE m.week_id = %s AND m.points > 0 AND u.is_active
+            ), sized AS (
+                SELECT r.*, LEAST(z.up, r.n) AS up,
+                    LEAST(z.down, r.n - LEAST(z.up, r.n)) AS down
+                FROM ranked AS r JOIN zone AS z ON z.division = r.division
+            )
+            UPDATE {members} AS m SET rank = s.rank,
+                result = CASE WHEN s.rank <= s.up THEN %s
+                    WHEN s.rank > s.n - s.down THEN %s ELSE %s END,
+                reward = COALESCE(c.coins, 0)
+            FROM sized AS s
+                LEFT JOIN prize AS c ON c.division = s.division AND c.rank = s.rank
+            WHERE m.id = s.id
+            """,  # noqa: S608
+            [
+                list(zones),
+                [z.up for z in zones.values()],
+                [z.down for z in zones.values()],
+                [d for d, _, _ in rewards],
+                [rank for _, rank, _ in rewards],
+                [coins for _, _, coins in rewards],
+                week.pk,
+                PROMOTED,
+                DEMOTED,
+                STAYED,
+            ],
+        )
+        ranked = cursor.rowcount
+        # No points, or a closed account: no place, no move, no reward.
+        cursor.execute(
+            f"UPDATE {members} SET rank = NULL, result = %s, reward = 0 "  # noqa: S608
+            "WHERE week_id = %s AND result = ''",
+            [STAYED, week.pk],
+        )
+        return int(ranked + cursor.rowcount)
+
+
+def _divisions_move_sql(week: Week) -> None:
+    """Move every promoted and demoted player of ``week`` one division, in one
+    statement (PostgreSQL); never past Bronze or Diamond."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Player._meta.db_table} AS p SET division = (%s::varchar[])["  # noqa: S608
+            "LEAST(GREATEST(array_position(%s::varchar[], m.division) + "
+            "CASE WHEN m.result = %s THEN 1 ELSE -1 END, 1), %s)] "
+            f"FROM {Membership._meta.db_table} AS m "
+            "WHERE m.week_id = %s AND m.result IN (%s, %s) AND p.user_id = m.user_id",
+            [
+                DIVISIONS,
+                DIVISIONS,
+                PROMOTED,
+                len(DIVISIONS),
+                week.pk,
+                PROMOTED,
+                DEMOTED,
+            ],
+        )
+
+
 def week_close(*, week_id: int) -> bool:
-    """Close one ended week: ranks, zones, divisions. False if it was closed already."""
-    week = Week.objects.select_for_update().get(pk=week_id)
+    """Close one ended week: ranks, zones, divisions. False if it was closed already.
+
+    The tables whose points are missing are recorded first, each in its own short
+    transaction, so the close itself holds no player row of them.
+    """
+    week = Week.objects.get(pk=week_id)
     if week.status == Week.Status.CLOSED:
         return False
     for table_id in _tables_unrecorded(week):
         table_points_record(table_id=table_id)
-    outcomes: dict[int, Outcome] = {}
-    groups, places = _standings(week)
-    for (_, division), rows in groups.items():
-        outcomes.update(group_outcomes(rows, conf.zone(division)))
-    _outcomes_write(outcomes)
-    _divisions_move(places, outcomes)
+    return _week_close_locked(week_id=week_id)
+
+
+def _weeks_after_lock(week: Week) -> Week:
+    """Lock the open weeks after ``week`` (the next one created if missing), so no
+    point writer of theirs holds a player row while the close moves divisions;
+    return the next week."""
+    following = week_ensure(start=week.start + WEEK)
+    list(
+        Week.objects.select_for_update()
+        .filter(start__gt=week.start, status=Week.Status.OPEN)
+        .order_by("start")
+        .values_list("pk")
+    )
+    return following
+
+
+@transaction.atomic
+def _week_close_locked(*, week_id: int) -> bool:
+    week = Week.objects.select_for_update().get(pk=week_id)
+    if week.status == Week.Status.CLOSED:
+        return False
+    following: Week | None = None
+    late = _tables_unrecorded(week)
+    if late:  # committed since the first look: locks on later weeks come first
+        following = _weeks_after_lock(week)
+        for table_id in late:
+            table_points_record(table_id=table_id)
+    if connection.vendor == "postgresql":
+        count = _outcomes_write_sql(week)
+        following = following or _weeks_after_lock(week)
+        _divisions_move_sql(week)
+    else:
+        outcomes: dict[int, Outcome] = {}
+        groups, places = _standings(week)
+        for (_, division), rows in groups.items():
+            outcomes.update(group_outcomes(rows, conf.zone(division)))
+        _outcomes_write(outcomes)
+        following = following or _weeks_after_lock(week)
+        _divisions_move(places, outcomes)
+        count = len(outcomes)
+    moved = places_follow_divisions(week=following)
     week.status = Week.Status.CLOSED
     week.closed_at = timezone.now()
     week.save(update_fields=["status", "closed_at"])
-    logger.info("league week %s closed: %d places", week.key, len(outcomes))
+    logger.info(
+        "league week %s closed: %d places; %d places of the next week moved",
+        week.key,
+        count,
+        moved,
+    )
     return True
 
 
@@ -174,11 +321,14 @@ def week_rewards_pay(*, week_id: int) -> int:
     return paid
 
 
-def _weeks_ended(now: datetime) -> Iterable[Week]:
+def _week_ended_oldest(now: datetime) -> Week | None:
+    """The oldest open week that ended at least the grace before ``now``."""
     cutoff = now - timedelta(seconds=conf.close_grace_seconds())
-    return Week.objects.filter(
-        status=Week.Status.OPEN, start__lte=cutoff - WEEK
-    ).order_by("start")
+    return (
+        Week.objects.filter(status=Week.Status.OPEN, start__lte=cutoff - WEEK)
+        .order_by("start")
+        .first()
+    )
 
 
 def weeks_rollover(*, now: datetime | None = None) -> list[str]:
@@ -188,7 +338,11 @@ def weeks_rollover(*, now: datetime | None = None) -> list[str]:
     """
     now = now or timezone.now()
     week_ensure(start=week_start(now))
-    closed = [w.key for w in _weeks_ended(now) if week_close(week_id=w.pk)]
+    closed = []
+    # Asked again after each close: closing a week creates the next one if missing.
+    while (week := _week_ended_oldest(now)) is not None:
+        if week_close(week_id=week.pk):
+            closed.append(week.key)
     for week in Week.objects.filter(status=Week.Status.CLOSED, paid_at__isnull=True):
         week_rewards_pay(week_id=week.pk)
     return closed

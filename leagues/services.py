@@ -1,6 +1,7 @@
 """League writes: a finished table's points, group places and operators' corrections.
 
-Lock order (everywhere): the week row (shared by point writers, exclusive for the
+Lock order (everywhere): week rows (one, shared, for point writers and corrections;
+the closing week then the open weeks after it, in order, exclusive, for the
 rollover), then :class:`~leagues.models.Player` rows in primary-key order, then group
 rows in division order. See ``docs/league.md``.
 """
@@ -13,8 +14,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
-from django.db.models.functions import Greatest
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.utils.translation import gettext as _
 
 from games import engine
@@ -32,7 +33,7 @@ from leagues.models import (
 )
 from leagues.points import seat_points, seat_weight, table_shape
 from leagues.stakes import stake_of
-from leagues.weeks import week_ensure, week_start
+from leagues.weeks import WEEK, week_ensure, week_start
 
 logger = logging.getLogger(__name__)
 
@@ -171,11 +172,15 @@ def table_points_record(*, table_id: int) -> list[PointEntry]:
     humans = _humans(table)
     if not humans or PointEntry.objects.filter(table_id=table_id).exists():
         return []
-    finished_at = table.finished_at
-    week = week_ensure(start=week_start(finished_at))
-    if week_share_lock(week) == Week.Status.CLOSED:
+    week = week_ensure(start=week_start(table.finished_at))
+    while week_share_lock(week) == Week.Status.CLOSED:
+        # The finish committed after its week's close looked for unrecorded tables
+        # (later than the grace): the closed week is final, so the next open one
+        # counts it rather than losing it.
         logger.warning("table %s finished in closed week %s", table_id, week.key)
-        return []
+        week = week_ensure(start=week.start + WEEK)
+    if PointEntry.objects.filter(table_id=table_id).exists():
+        return []  # recorded by the close this step waited for
     return _entries_write(table=table, week=week, humans=humans)
 
 
@@ -185,6 +190,8 @@ def _entries_write(
     assert table.finished_at is not None
     finished_at = table.finished_at
     day = finished_at.astimezone(UTC).date()
+    # A table counted in a later week than its own joins that week at its start.
+    moment = max(finished_at, week.start)
     user_ids = [h.user_id for h in humans]
     players = players_lock(user_ids=sorted(user_ids))
     over = _pair_counts_over(user_ids=user_ids, day=day)
@@ -224,9 +231,59 @@ def _entries_write(
             week=week,
             player=players[user_id],
             points=entry.points,
-            finished_at=finished_at,
+            finished_at=moment,
         )
     return entries
+
+
+def places_follow_divisions(*, week: Week) -> int:
+    """Move the places of ``week`` taken before the previous week closed (in the
+    division its player held then) to the groups of the division the close gave
+    them, filled in order of arrival as new arrivals are; return how many moved.
+
+    The caller holds ``week``'s row ``FOR UPDATE``, so no point writer of the week
+    places anyone meanwhile. Set-based: after a downtime the week may already hold
+    most of the league. The old groups keep their other players and their numbers.
+    """
+    stale = list(
+        Membership.objects.filter(week=week, user__league__isnull=False)
+        .exclude(division=F("user__league__division"))
+        .order_by("joined_at", "pk")
+        .values_list("pk", "group_id", "user__league__division")
+    )
+    if not stale:
+        return 0
+    capacity = conf.group_size()
+    last: dict[str, Group] = {}
+    for group in Group.objects.filter(week=week).order_by("division", "number"):
+        last[group.division] = group  # each division's highest number
+    target: dict[int, Group] = {}
+    for pk, _old, division in stale:
+        filling = last.get(division)
+        if filling is None or filling.size >= capacity:
+            number = filling.number + 1 if filling else 1
+            filling = Group.objects.create(
+                week=week, division=division, number=number, size=0
+            )
+            last[division] = filling
+        filling.size += 1
+        target[pk] = filling
+    rows = [
+        Membership(id=pk, group=target[pk], division=target[pk].division)
+        for pk, _old, _division in stale
+    ]
+    Membership.objects.bulk_update(rows, ["group", "division"], batch_size=1000)
+    touched = {old for _pk, old, _division in stale}
+    touched |= {g.pk for g in target.values()}
+    counts = (
+        Membership.objects.filter(group=OuterRef("pk"))
+        .order_by()
+        .values("group")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    Group.objects.filter(pk__in=touched).update(size=Coalesce(Subquery(counts), 0))
+    return len(stale)
 
 
 @transaction.atomic

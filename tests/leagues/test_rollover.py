@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -12,13 +13,16 @@ from economy.audit import ledger_audit
 from economy.models import Transaction
 from economy.selectors import wallet_balance
 from games.models import Table
-from leagues import rollover, tasks
-from leagues.models import Membership, Player, PointEntry, Week
+from leagues import conf, rollover, tasks
+from leagues.models import Group, Membership, Player, PointEntry, Week
+from leagues.ranking import Outcome, Standing, group_outcomes
 from leagues.rollover import weeks_rollover
 from leagues.services import table_points_record
 from tests.leagues.test_concurrency import at_once
 
 pytestmark = pytest.mark.django_db
+
+DIVISIONS = ["bronze", "silver", "gold", "platinum", "diamond"]
 
 W1 = datetime(2026, 11, 16, tzinfo=UTC)  # a Monday
 ZONES = {
@@ -85,9 +89,17 @@ def test_three_missed_weeks_close_in_order(make_player, finish_table):
     assert closed_at == sorted(closed_at)
     assert Week.objects.get(start=W1 + timedelta(days=21)).status == "open"
     ana = players[0]
-    # Each week pays its own reward, under its own key: 3 x 50.
-    assert wallet_balance(user_id=ana.pk) == 150
-    assert Transaction.objects.filter(key__startswith="league:").count() == 6
+    # Each week pays its own reward, under its own key, in the division the close
+    # of the week before gave her: Bronze 50, Silver 75, Gold 100.
+    assert wallet_balance(user_id=ana.pk) == 225
+    divisions = Membership.objects.filter(user=ana).order_by("week__start")
+    assert list(divisions.values_list("division", flat=True)) == [
+        "bronze",
+        "silver",
+        "gold",
+    ]
+    # Ben (second, then first of Bronze) 30 + 50 + 75; cy 0 + 30 + 50.
+    assert Transaction.objects.filter(key__startswith="league:").count() == 8
     state = final_state()
     assert weeks_rollover(now=late) == []
     assert final_state() == state
@@ -191,8 +203,8 @@ def test_two_rollovers_at_once_on_postgresql(make_player, finish_table):
     assert not [r for r in results if isinstance(r, Exception)], results
     closed = sorted(k for r in results for k in r)  # type: ignore[union-attr]
     assert closed == ["2026-11-16", "2026-11-23"]
-    assert wallet_balance(user_id=players[0].pk) == 100
-    assert Transaction.objects.filter(key__startswith="league:").count() == 4
+    assert wallet_balance(user_id=players[0].pk) == 50 + 75  # Bronze, then Silver
+    assert Transaction.objects.filter(key__startswith="league:").count() == 5
     assert ledger_audit() == []
 
 
@@ -223,3 +235,66 @@ def test_the_embedded_beat_scheduler_fires_the_rollover_at_monday_midnight():
     # The hourly catch-up runs every hour: after a downtime, within the hour.
     catch_up = scheduler.schedule["leagues-rollover-catch-up"].schedule
     assert catch_up.minute == {17} and len(catch_up.hour) == 24
+
+
+def test_the_close_ranks_as_the_pure_ranking_does(make_player):
+    """Many groups of every division with tied points and moments, players without
+    points, a closed account and a deleted one: the close (set-based on PostgreSQL)
+    gives each place the rank, result and reward of ``ranking.group_outcomes``, and
+    moves divisions by them."""
+    rng = random.Random(32)
+    week = Week.objects.create(start=W1)
+    expected: dict[int, Outcome] = {}
+    divisions: dict[int, str] = {}
+    for number, division in enumerate(DIVISIONS * 4, start=1):
+        group = Group.objects.create(week=week, division=division, number=number)
+        rows = []
+        for _ in range(rng.randrange(1, 11)):
+            user = make_player()
+            Player.objects.create(user=user, division=division)
+            joined = W1 + timedelta(hours=rng.randrange(4))
+            member = Membership.objects.create(
+                week=week,
+                group=group,
+                user=user,
+                division=division,
+                points=Decimal(rng.choice([0, 3, 5, 5, 10])),
+                tables=1,
+                joined_at=joined,
+                reached_at=joined + timedelta(hours=rng.randrange(3)),
+            )
+            active = rng.random() > 0.1
+            if not active:
+                type(user).objects.filter(pk=user.pk).update(is_active=False)
+            divisions[user.pk] = division
+            rows.append(
+                Standing(
+                    id=member.pk,
+                    points=member.points,
+                    reached_at=member.reached_at,
+                    joined_at=member.joined_at,
+                    eligible=active,
+                )
+            )
+        expected.update(group_outcomes(rows, conf.zone(division)))
+    gone = Membership.objects.filter(week=week).order_by("pk").first()
+    assert gone is not None and gone.user is not None
+    del divisions[gone.user.pk]
+    gone.user.delete()  # its place stays, empty: unranked
+    expected[gone.pk] = Outcome(rank=None, result="stayed", reward=0)
+    assert weeks_rollover(now=W1 + timedelta(days=8)) == ["2026-11-16"]
+    got = {
+        pk: Outcome(rank=rank, result=result, reward=reward)
+        for pk, rank, result, reward in Membership.objects.filter(
+            week=week
+        ).values_list("pk", "rank", "result", "reward")
+    }
+    assert got == expected
+    assert sum(o.result == "promoted" for o in got.values()) > 3
+    assert sum(o.result == "demoted" for o in got.values()) > 3
+    step = {"promoted": 1, "demoted": -1, "stayed": 0}
+    moved = {
+        m.user_id: DIVISIONS[DIVISIONS.index(m.division) + step[m.result]]
+        for m in Membership.objects.filter(week=week, user__isnull=False)
+    }
+    assert dict(Player.objects.values_list("user_id", "division")) == moved
