@@ -67,7 +67,12 @@ def _identity_remember(user: Any) -> None:
 
 
 def identity_forget(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A receiver: the user changed (password, name, ``is_active``) or is gone."""
+    """A receiver: the user changed (password, name, ``is_active``) or is gone. A
+    new user has no identity yet, and a sign-in's save of ``last_login`` alone
+    changes nothing an identity holds."""
+    fields = kwargs.get("update_fields")
+    if kwargs.get("created") or (fields and set(fields) <= {"last_login"}):
+        return
     cache.set(_identity_key(instance.pk), {"hash": None}, FORGOTTEN_SECONDS)
 
 
