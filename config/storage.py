@@ -10,7 +10,8 @@ new module with an old one from a browser's cache.
 Collected scripts lose their comment lines, blank lines and indentation
 (``js_strip``): a quarter of their bytes on the wire, gzip included (the table
 page's first visit, ``bench/page_cost.py --show``). The source files keep them;
-``STATIC_MANIFEST=false`` serves those.
+``STATIC_MANIFEST=false`` serves those. A hashed name is the source's hash: the
+same source always strips to the same script.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
 
     def _save(self, name: str, content: Any) -> str:
         if name.endswith(".js"):
+            content.seek(0)  # hashing the name may have read it already
             text = content.read().decode("utf-8")
             content = ContentFile(js_strip(text).encode("utf-8"))
         return str(super()._save(name, content))

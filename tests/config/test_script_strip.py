@@ -68,6 +68,10 @@ def test_collecting_strips_scripts_only(tmp_path):
     storage = StaticStorage(location=str(tmp_path))
     source = b"// what\n  const a = 1;\n"
     storage.save("js/a.js", ContentFile(source))
+    read = ContentFile(source)
+    read.read()  # as the manifest does, hashing the name before saving
+    storage.save("js/b.js", read)
     storage.save("css/a.css", ContentFile(b"  a { color: red; }\n"))
     assert (tmp_path / "js" / "a.js").read_bytes() == b"const a = 1;\n"
+    assert (tmp_path / "js" / "b.js").read_bytes() == b"const a = 1;\n"
     assert (tmp_path / "css" / "a.css").read_bytes() == b"  a { color: red; }\n"
