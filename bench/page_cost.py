@@ -102,9 +102,9 @@ def _visit(page: Any, url: str, pg: PgWire) -> dict[str, Any]:
 
 
 def _show(got: dict[str, Any]) -> None:
-    """Each response by size (with its headers' share), the sockets, then each statement under the number of
-    the database connection that sent it (one per request or socket connect, as
-    ``CONN_MAX_AGE`` is 0)."""
+    """Each response by size (with its headers' share), the sockets, then each
+    statement under the number of the database connection that sent it (one per
+    request or socket connect, as ``CONN_MAX_AGE`` is 0)."""
     for wire, headers, url in got["responses"]:
         print(
             f"    {wire / 1024:>6.1f} KB ({headers:>4} B headers)  {urlsplit(url).path}"
