@@ -1,6 +1,6 @@
 """What a page costs a signed-in player: requests, bytes and SQL statements.
 
-    .venv/bin/python bench/page_cost.py [--db page_bench]
+    .venv/bin/python bench/page_cost.py [--db page_bench] [--show]
 
 Starts daphne on PostgreSQL + Redis (the distributed set-up) with static files
 collected as production serves them (hashed, compressed), its database reached
