@@ -9,3 +9,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import language  # noqa: F401  (connects the sign-in receiver)
+        from realtime.auth import identity_receivers_connect
+
+        identity_receivers_connect()

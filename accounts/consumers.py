@@ -40,6 +40,8 @@ class PresenceConsumer(SocketConsumer):
     """Signed-in players only; an anonymous socket is closed with 4401."""
 
     where = "presence"
+    # Every page opens this socket, which needs only the player's id and name.
+    identity_only = True
 
     async def connect(self) -> None:
         # Accept before any database work (the user's session included): daphne

@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from accounts.nav_counts import nav_counts as counts_of
+
 # (URL name, label, URL names of further pages the item stands for: the stake
 # lobby is a tab of the online lobby).
 NAV: list[tuple[str, Promise, tuple[str, ...]]] = [
@@ -40,3 +42,11 @@ def nav(request: HttpRequest) -> dict[str, object]:
         matched = item.pop("score")
         item["active"] = best > 0 and matched == best
     return {"nav_items": items}
+
+
+def nav_counts(request: HttpRequest) -> dict[str, int]:
+    """The navigation's badges for a signed-in player (``accounts.nav_counts``)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return counts_of(user)

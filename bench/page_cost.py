@@ -1,6 +1,6 @@
 """What a page costs a signed-in player: requests, bytes and SQL statements.
 
-    .venv/bin/python bench/page_cost.py [--db page_bench]
+    .venv/bin/python bench/page_cost.py [--db page_bench] [--show]
 
 Starts daphne on PostgreSQL + Redis (the distributed set-up) with static files
 collected as production serves them (hashed, compressed), its database reached
@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -39,8 +40,6 @@ from bench.stack import database_ensure, server_env  # noqa: E402
 from bench.wire import PgWire  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-REDIS_URL = "redis://127.0.0.1:6379/7"
-PREFIX = "dom_pagebench"
 
 
 def _django(env: dict[str, str]) -> None:
@@ -73,8 +72,8 @@ def _player() -> tuple[str, int]:
     return client.cookies[settings.SESSION_COOKIE_NAME].value, int(table.pk)
 
 
-def _visit(page: Any, url: str, pg: PgWire) -> dict[str, int]:
-    sizes: list[int] = []
+def _visit(page: Any, url: str, pg: PgWire) -> dict[str, Any]:
+    sizes: list[tuple[int, int, str]] = []
     sockets: list[str] = []
 
     def finished(request: Any) -> None:
@@ -82,7 +81,8 @@ def _visit(page: Any, url: str, pg: PgWire) -> dict[str, int]:
         # Chromium reports a response from its cache with a negative body size:
         # nothing crossed the wire.
         if size["responseBodySize"] >= 0:
-            sizes.append(size["responseBodySize"] + size["responseHeadersSize"])
+            wire = size["responseBodySize"] + size["responseHeadersSize"]
+            sizes.append((wire, size["responseHeadersSize"], request.url))
 
     page.on("requestfinished", finished)
     page.on("websocket", lambda ws: sockets.append(ws.url))
@@ -93,18 +93,38 @@ def _visit(page: Any, url: str, pg: PgWire) -> dict[str, int]:
     page.remove_listener("requestfinished", finished)
     return {
         "requests": len(sizes),
-        "bytes": sum(sizes),
-        "sockets": len(sockets),
+        "bytes": sum(wire for wire, _, _ in sizes),
+        "responses": sorted(sizes, reverse=True),
+        "sockets": sockets,
         "statements": counts.statements,
-        "texts": counts.texts,
+        "texts": list(zip(counts.connections, counts.texts, strict=True)),
     }
+
+
+def _show(got: dict[str, Any]) -> None:
+    """Each response by size (with its headers' share), the sockets, then each
+    statement under the number of the database connection that sent it (one per
+    request or socket connect, as ``CONN_MAX_AGE`` is 0)."""
+    for wire, headers, url in got["responses"]:
+        print(
+            f"    {wire / 1024:>6.1f} KB ({headers:>4} B headers)  {urlsplit(url).path}"
+        )
+    for url in got["sockets"]:
+        print(f"    socket     {urlsplit(url).path}")
+    for connection, text in got["texts"]:
+        print(f"    [{connection}] {' '.join(text.split())[:160]}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default="page_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
+    parser.add_argument("--prefix", default="dom_pagebench", help="DEPLOYMENT_PREFIX")
+    parser.add_argument("--port", type=int, default=None, help="daphne's port")
     parser.add_argument(
-        "--show", action="store_true", help="print each repeat visit's statements"
+        "--show",
+        action="store_true",
+        help="list each visit's responses by size, its sockets and its statements",
     )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -112,7 +132,9 @@ def main() -> None:
     from tests.support.servers import daphne_start
 
     direct = f"postgres://postgres@127.0.0.1:5432/{args.db}"
-    env = server_env(database_url=direct, redis_url=REDIS_URL, DEPLOYMENT_PREFIX=PREFIX)
+    env = server_env(
+        database_url=direct, redis_url=args.redis, DEPLOYMENT_PREFIX=args.prefix
+    )
     database_ensure(args.db, env)
     _django(env)
     cookie, table_id = _player()
@@ -137,7 +159,7 @@ def main() -> None:
             f"postgres://postgres@127.0.0.1:{pg.port}/{args.db}"
             "?sslmode=disable&gssencmode=disable"
         )
-        daphne = daphne_start({**served, "DATABASE_URL": proxied})
+        daphne = daphne_start({**served, "DATABASE_URL": proxied}, port=args.port)
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(
@@ -163,12 +185,11 @@ def main() -> None:
                         got = _visit(page, path, pg)
                         print(
                             f"{name:<10} {visit:<7} {got['requests']:>8} "
-                            f"{got['bytes'] / 1024:>7.1f} {got['sockets']:>7} "
+                            f"{got['bytes'] / 1024:>7.1f} {len(got['sockets']):>7} "
                             f"{got['statements']:>5}"
                         )
-                        if args.show and visit == "repeat":
-                            for text in got["texts"]:
-                                print("    ", " ".join(text.split())[:150])
+                        if args.show:
+                            _show(got)
                     context.close()
                 browser.close()
         finally:

@@ -37,10 +37,12 @@ _GSSENC_REQUEST = 80877104
 
 @dataclass
 class PgCounts:
-    """Frontend messages by type, and the text of each simple query and Parse."""
+    """Frontend messages by type, and the text of each simple query and Parse with
+    the number of the client connection that sent it (1 for the proxy's first)."""
 
     messages: Counter[str] = field(default_factory=Counter)
     texts: list[str] = field(default_factory=list)
+    connections: list[int] = field(default_factory=list)
 
     @property
     def statements(self) -> int:
@@ -145,6 +147,7 @@ class PgWire(_Proxy):
     def __init__(self, *, port: int = 5432, host: str = "127.0.0.1") -> None:
         super().__init__(port=port, host=host)
         self.counts = PgCounts()
+        self._connections = 0
 
     def _parse(self, buffer: bytearray, state: dict[str, Any]) -> int:
         used = 0
@@ -158,6 +161,9 @@ class PgWire(_Proxy):
                 used += length
                 # After an SSL or GSS request the client sends the real startup.
                 state["started"] = code not in (_SSL_REQUEST, _GSSENC_REQUEST)
+                if state["started"]:
+                    self._connections += 1
+                    state["connection"] = self._connections
                 continue
             if len(buffer) - used < 5:
                 return used
@@ -167,19 +173,27 @@ class PgWire(_Proxy):
                 return used
             body = bytes(buffer[used + 5 : used + 1 + length])
             self.counts.messages[kind] += 1
-            if kind == "Q":
-                self.counts.texts.append(body.split(b"\0", 1)[0].decode())
-            elif kind == "P":  # statement name, then the query text
-                self.counts.texts.append(body.split(b"\0")[1].decode())
+            if kind in ("Q", "P"):
+                # A Parse has the statement's name first, then the query text.
+                text = body.split(b"\0")[0 if kind == "Q" else 1].decode()
+                self.counts.texts.append(text)
+                self.counts.connections.append(state["connection"])
             used += 1 + length
 
     def snapshot(self) -> PgCounts:
         with self._lock:
-            return PgCounts(Counter(self.counts.messages), list(self.counts.texts))
+            return PgCounts(
+                Counter(self.counts.messages),
+                list(self.counts.texts),
+                list(self.counts.connections),
+            )
 
     def since(self, before: PgCounts) -> PgCounts:
         now = self.snapshot()
-        return PgCounts(now.messages - before.messages, now.texts[len(before.texts) :])
+        start = len(before.texts)
+        return PgCounts(
+            now.messages - before.messages, now.texts[start:], now.connections[start:]
+        )
 
 
 class RedisWire(_Proxy):

@@ -97,8 +97,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.nav",
-                "matchmaking.rooms.context.invitations",
-                "friends.context.requests",
+                # Friend requests and room invitations: one statement.
+                "accounts.context_processors.nav_counts",
             ],
             "libraries": {"catalog": "config.catalog"},
         },

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Sum
+from django.db.models import Count, Exists, Subquery, Sum
 from django.utils import timezone
 
 from economy import conf
@@ -80,19 +81,72 @@ def pot_state(*, table_ref: str) -> str | None:
     )
 
 
-def wallet_history(*, user_id: int, page: int | str = 1) -> Page[Any]:
-    """One page (50 lines, newest first) of the wallet's transactions.
+@dataclass(frozen=True)
+class WalletSummary:
+    """The wallet page's figures: coins, XP and level, today's bonus, and how many
+    lines the history has."""
+
+    balance: int
+    progress: Progress
+    bonus_claimed: bool
+    lines: int
+
+
+def _wallet_entries(user_id: int) -> Any:
+    return Entry.objects.filter(
+        account__kind=Account.Kind.WALLET, account__user_id=user_id
+    )
+
+
+def wallet_summary(*, user_id: int, now: datetime | None = None) -> WalletSummary:
+    """:func:`wallet_balance`, :func:`player_progress`, :func:`daily_bonus_claimed`
+    and the count of history lines, as subqueries of one statement."""
+    figures = {
+        "balance": Subquery(
+            Account.objects.filter(kind=Account.Kind.WALLET, user_id=user_id).values(
+                "balance"
+            )[:1]
+        ),
+        "xp": Subquery(
+            XpAward.objects.filter(user_id=user_id)
+            .values("user_id")
+            .annotate(t=Sum("amount"))
+            .values("t")
+        ),
+        "claimed": Exists(
+            Transaction.objects.filter(key=daily_bonus_key(user_id=user_id, now=now))
+        ),
+        "lines": Subquery(
+            _wallet_entries(user_id)
+            .values("account_id")
+            .annotate(n=Count("pk"))
+            .values("n")
+        ),
+    }
+    row: Any = (
+        get_user_model().objects.filter(pk=user_id).values(**figures).first() or {}
+    )
+    return WalletSummary(
+        balance=int(row.get("balance") or 0),
+        progress=_progress(int(row.get("xp") or 0)),
+        bonus_claimed=bool(row.get("claimed")),
+        lines=int(row.get("lines") or 0),
+    )
+
+
+def wallet_history(
+    *, user_id: int, page: int | str = 1, lines: int | None = None
+) -> Page[Any]:
+    """One page (50 lines, newest first) of the wallet's transactions; ``lines``,
+    their count if known (:class:`WalletSummary`), spares counting them again.
 
     The page's ``object_list`` holds :class:`HistoryLine` rows, not entries.
     """
-    entries = (
-        Entry.objects.filter(
-            account__kind=Account.Kind.WALLET, account__user_id=user_id
-        )
-        .select_related("transaction")
-        .order_by("-transaction_id")
-    )
-    result: Page[Any] = Paginator(entries, HISTORY_PAGE_SIZE).get_page(page)
+    entries = _wallet_entries(user_id).select_related("transaction")
+    paginator = Paginator(entries.order_by("-transaction_id"), HISTORY_PAGE_SIZE)
+    if lines is not None:
+        paginator.__dict__["count"] = lines  # the paginator's cached count
+    result: Page[Any] = paginator.get_page(page)
     labels = dict(Transaction.Kind.choices)
     result.object_list = [
         HistoryLine(
@@ -132,7 +186,10 @@ def player_xp(*, user_id: int) -> int:
 
 
 def player_progress(*, user_id: int) -> Progress:
-    xp = player_xp(user_id=user_id)
+    return _progress(player_xp(user_id=user_id))
+
+
+def _progress(xp: int) -> Progress:
     level = level_for_xp(xp)
     return Progress(
         xp=xp,

@@ -20,17 +20,18 @@ from economy.player_messages import bonus_refusal, item_name, shop_refusal
 @login_required
 def wallet(request: SignedInRequest) -> HttpResponse:
     user_id = request.user.pk
+    summary = selectors.wallet_summary(user_id=user_id)
     return render(
         request,
         "economy/wallet.html",
         {
-            "balance": selectors.wallet_balance(user_id=user_id),
+            "balance": summary.balance,
             "history": selectors.wallet_history(
-                user_id=user_id, page=request.GET.get("page", 1)
+                user_id=user_id, page=request.GET.get("page", 1), lines=summary.lines
             ),
-            "bonus_claimed": selectors.daily_bonus_claimed(user_id=user_id),
+            "bonus_claimed": summary.bonus_claimed,
             "bonus_amount": conf.daily_bonus(),
-            "progress": selectors.player_progress(user_id=user_id),
+            "progress": summary.progress,
             "boosts": selectors.boosts_active(user_id=user_id),
         },
     )

@@ -59,14 +59,16 @@ def friends_of(*, user: Any) -> list[FriendRow]:
     return sorted(rows, key=lambda r: (not r.online, r.user.username.lower()))
 
 
-def requests_received(*, user: Any) -> list[FriendRequest]:
-    return list(
-        FriendRequest.objects.filter(
-            recipient=user, status=FriendRequest.Status.PENDING
-        )
-        .select_related("sender")
-        .order_by("-created_at")
+def requests_waiting(user: Any) -> Any:
+    """The requests waiting for the player's answer, as a queryset (the navigation
+    counts them: ``accounts.nav_counts``)."""
+    return FriendRequest.objects.filter(
+        recipient=user, status=FriendRequest.Status.PENDING
     )
+
+
+def requests_received(*, user: Any) -> list[FriendRequest]:
+    return list(requests_waiting(user).select_related("sender").order_by("-created_at"))
 
 
 def requests_sent(*, user: Any) -> list[FriendRequest]:

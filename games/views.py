@@ -28,7 +28,7 @@ from games.names import seat_display_name, table_title, variant_dict, variant_ti
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
-from games.watchers import table_visible_or_404
+from games.watchers import table_visible_or_404, table_with_seats_visible_or_404
 
 ENDED = {Table.Status.FINISHED, Table.Status.CANCELLED}
 
@@ -104,8 +104,7 @@ def _after_links(table: Table, seated: bool) -> dict[str, Any]:
 @login_required
 def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The live table: the page loads, then the socket brings every state."""
-    table = table_visible_or_404(table_id=table_id, user=request.user)
-    seats = list(table.seats.select_related("user"))
+    table, seats = table_with_seats_visible_or_404(table_id=table_id, user=request.user)
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     spec = engine.VARIANTS.get(table.variant)
     config: dict[str, Any] = {

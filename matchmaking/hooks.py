@@ -4,6 +4,7 @@ of the tables whose seats matchmaking's books own."""
 
 from __future__ import annotations
 
+from accounts.nav_counts import nav_count_register
 from games.finish import consequence_register
 from games.leaving import leave_handler_register
 from games.signals import table_cancelled
@@ -13,7 +14,7 @@ from matchmaking.rooms.receivers import (
     room_on_table_cancelled,
     room_on_table_finished,
 )
-from matchmaking.rooms.selectors import room_table_watchable
+from matchmaking.rooms.selectors import invitations_open, room_table_watchable
 from matchmaking.rooms.services import room_table_leave
 from matchmaking.stakes.receivers import (
     stake_on_table_cancelled,
@@ -38,6 +39,7 @@ def hooks_register() -> None:
     consequence_register("stakes", stake_on_table_finished, modes=("stake",))
     consequence_register("room", room_on_table_finished, modes=("friend",))
     watch_check_register("friend", room_table_watchable)
+    nav_count_register("invitation_count", invitations_open)
     table_cancelled.connect(
         stake_on_table_cancelled, dispatch_uid="matchmaking.stakes.cancelled"
     )

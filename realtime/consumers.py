@@ -128,6 +128,9 @@ class SocketConsumer(AsyncWebsocketConsumer):
 
     # Names the consumer in log lines, and the kind of socket a player's cap counts.
     where = "socket"
+    # The consumer uses only its user's id and name: they may come from the cached
+    # identity, with no database statement (``realtime.auth``).
+    identity_only = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -264,10 +267,11 @@ class SocketConsumer(AsyncWebsocketConsumer):
     async def scope_user(self) -> Any:
         """The socket's user (``AnonymousUser`` when not signed in, ``None`` with
         no authentication middleware), loaded from the session on the first call
-        (``realtime.auth``): call it after ``accept``."""
+        (``realtime.auth``; from the cached identity if ``identity_only``): call it
+        after ``accept``."""
         resolve = self.scope.get(USER_RESOLVER)
         if resolve is not None:
-            return await resolve()
+            return await resolve(cached=self.identity_only)
         return self.scope.get("user")
 
     async def _layer_down(self) -> None:

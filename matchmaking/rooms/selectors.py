@@ -56,8 +56,10 @@ def invitation_open(*, invitation_id: int, user: User) -> RoomInvitation | None:
     return found
 
 
-def invitation_count(*, user: User) -> int:
-    return int(_open_invitations(user).count())
+def invitations_open(user: User) -> Any:
+    """The player's invitations that can still be accepted, as a queryset (the
+    navigation counts them: ``accounts.nav_counts``)."""
+    return _open_invitations(user)
 
 
 def rooms_of(*, user: User) -> list[Room]:

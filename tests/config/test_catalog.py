@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
@@ -65,3 +66,14 @@ def test_the_release_follows_the_compiled_catalogs(tmp_path):
 
 def test_error_pages_rendered_without_a_request_still_load_it():
     assert f"/jsi18n/en/{catalog_release()}/" in loader.render_to_string("500.html")
+
+
+def test_the_catalog_goes_gzipped_to_a_browser_that_accepts_it():
+    url = f"/jsi18n/es/{catalog_release()}/"
+    plain = Client().get(url)
+    packed = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, br")
+    assert "Content-Encoding" not in plain
+    assert packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 2
+    assert packed["Cache-Control"] == "public, max-age=31536000, immutable"

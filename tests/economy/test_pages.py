@@ -3,11 +3,23 @@
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from economy.models import Account, Boost, Transaction
-from economy.selectors import wallet_balance
-from economy.services import Placing, pot_entry_pay, table_rewards_pay
+from economy.models import Account, Boost, Entry, Transaction
+from economy.selectors import (
+    daily_bonus_claimed,
+    player_progress,
+    wallet_balance,
+    wallet_summary,
+)
+from economy.services import (
+    Placing,
+    daily_bonus_claim,
+    pot_entry_pay,
+    table_rewards_pay,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +129,43 @@ def test_admin_ledger_is_read_only_and_corrections_post(admin_client, player):
     bad = admin_client.post(url, {**data, "amount": "-500", "nonce": "n2"})
     assert "holds 125 coins" in bad.content.decode()
     assert Transaction.objects.filter(kind="correction").count() == 1
+
+
+def test_wallet_figures_are_one_statement(player):
+    user = player(1000)
+    pot_entry_pay(table_ref="77", user_id=user.pk, amount=250)
+    with CaptureQueriesContext(connection) as sql:
+        summary = wallet_summary(user_id=user.pk)
+    assert len(sql) == 1
+    assert (summary.balance, summary.bonus_claimed, summary.lines) == (
+        wallet_balance(user_id=user.pk),
+        daily_bonus_claimed(user_id=user.pk),
+        Entry.objects.filter(account__user_id=user.pk).count(),
+    )
+    assert summary.progress == player_progress(user_id=user.pk)
+    daily_bonus_claim(user_id=user.pk)
+    table_rewards_pay(
+        table_ref="78",
+        mode="online",
+        placings=[Placing(user.pk, 1, 0), Placing(None, 2, 1)],
+    )
+    summary = wallet_summary(user_id=user.pk)
+    assert summary.bonus_claimed and summary.progress.xp > 0
+    assert summary.progress == player_progress(user_id=user.pk)
+    assert summary.balance == wallet_balance(user_id=user.pk)
+    empty = wallet_summary(user_id=player().pk)
+    assert (empty.balance, empty.bonus_claimed, empty.lines) == (0, False, 0)
+
+
+def test_the_wallet_page_statements(client, player):
+    """The user, the wallet's figures, the boosts, one page of history and the
+    navigation's counts: the history's lines are not counted again."""
+    user = player(1000)
+    pot_entry_pay(table_ref="77", user_id=user.pk, amount=250)
+    client.force_login(user)
+    client.get(reverse("wallet"))  # the session into the cache
+    with CaptureQueriesContext(connection) as sql:
+        page = client.get(reverse("wallet"))
+    assert 'data-testid="balance">750<' in page.content.decode()
+    assert page.context["history"].paginator.count == 2
+    assert len(sql) == 5

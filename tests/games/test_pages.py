@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
@@ -264,3 +266,22 @@ def test_the_table_page_preloads_every_module_it_runs(client, player):
     assert {"table/main.js", "table/ui.js", "dom.js", "i18n.js"} <= modules
     for module in sorted(modules):
         assert f'<link rel="modulepreload" href="/static/js/{module}">' in page, module
+
+
+def test_the_table_page_reads_the_table_and_its_seats_together(client, player):
+    """The user, the table with its seats (one statement on PostgreSQL:
+    ``games.rows.table_with_seats``; two elsewhere) and the navigation's counts."""
+    table = table_practice_create(
+        user=player,
+        variant="draw",
+        options={"seats": 2, "target": 100},
+        bot_levels=["easy"],
+        bot_speed="normal",
+    )
+    url = reverse("table", args=[table.pk])
+    client.get(url)  # the session into the cache
+    with CaptureQueriesContext(connection) as sql:
+        page = client.get(url)
+    assert page.status_code == 200
+    assert page.context["seat"].user_id == player.pk
+    assert len(sql) == (3 if connection.vendor == "postgresql" else 4)

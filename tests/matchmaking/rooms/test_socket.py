@@ -22,6 +22,9 @@ async def presence(user) -> WebsocketCommunicator:
     )
     connected, _ = await comm.connect(timeout=5)
     assert connected
+    # The count comes once the socket has joined its player's group: an
+    # invitation sent earlier would find nobody.
+    assert (await comm.receive_json_from(timeout=5))["type"] == "online"
     return comm
 
 
