@@ -488,10 +488,13 @@ MATCHMAKING_POOLS: list[dict[str, object]] = [
      "hands": 8},
 ]  # fmt: skip
 MATCHMAKING_WAVE_SECONDS = env.float("MATCHMAKING_WAVE_SECONDS", default=2.0)
-# Tables one wave seats at most, so that it holds its pool's lock briefly (a table
-# costs ~130 ms to seat, ``bench/matchmaker.py wave``); when more could sit, the next
-# wave is queued at once.
-MATCHMAKING_WAVE_MAX_TABLES = env.int("MATCHMAKING_WAVE_MAX_TABLES", default=10)
+# Tables a wave seats per transaction: it seats every group it matched, batch after
+# batch, and a batch holds the write lock while it runs (the whole database on
+# SQLite). TODO figures (``bench/matchmaker.py drain --batch N``).
+MATCHMAKING_SEAT_BATCH_TABLES = env.int("MATCHMAKING_SEAT_BATCH_TABLES", default=100)
+# A wave holds its pool this long past its last seating batch: a wave whose worker
+# died frees the pool after it (a batch takes well under a second).
+MATCHMAKING_WAVE_LEASE_SECONDS = 30.0
 MATCHMAKING_BACKFILL_SECONDS = env.float("MATCHMAKING_BACKFILL_SECONDS", default=15.0)
 # A search no lobby socket has held (connect or ping) this long is dropped.
 MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=60.0)
