@@ -1,16 +1,14 @@
 """Matchmaker benchmark (a benchmark, not a test: run by hand).
 
-One wave over 10,000 waiting players of one pool, on PostgreSQL:
+The matching of one wave over 10,000 waiting players of one pool, on PostgreSQL:
 
     psql -h 127.0.0.1 -U postgres -c 'create database mm_bench'
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mm_bench \\
         .venv/bin/python bench/matchmaker.py wave [--players 10000] [--rounds 5]
 
-"One wave" is a whole ``wave_run``: the matching (read the pool's waiting searches
-and the blocks among them, group them into tables) over all 10,000 players, then the
-seating of the tables it makes, up to ``MATCHMAKING_WAVE_MAX_TABLES`` (10), through
-the games services. It prints the median of each part: the matching, the whole
-wave, and the seating per table. Target (issue 20): <= 250 ms.
+A wave reads the pool's waiting searches and the blocks among them once and groups
+them all into tables; it prints the median of each part. The seating of those
+tables is ``drain``'s (below).
 
 "Find a table" to the table page, two clients against a real server (daphne on the
 embedded default, its in-process worker running the beat's waves):
@@ -135,25 +133,14 @@ def bench_wave(players: int, rounds: int) -> None:
     from django.conf import settings
     from django.utils import timezone
 
-    from matchmaking.pools import notify, services
+    from matchmaking.pools import services
     from matchmaking.pools.config import gap_setting
-    from matchmaking.pools.waves import wave_first_groups, wave_groups
-    from realtime import outbox
+    from matchmaking.pools.waves import wave_groups
 
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-    # Timed jobs and frames are not part of the wave: they leave after its commit.
-    outbox.deliver = lambda item: None
-    notify.lobby_send = lambda messages: None
-    services._wave_soon = lambda pool_key: None
     rng = random.Random(20)
     user_ids = _users(players, "mmbench")
-    reads, blocks, groupings, matchings, waves, seated = [], [], [], [], [], []
-    wholes: list[float] = []
-    _fill(user_ids, "draw-2", rng)
-    with django_wired() as pg:  # a first wave, untimed, counted on the wire
-        before = pg.snapshot()
-        services.wave_run(pool_key="draw-2", now=timezone.now())
-        queries = pg.since(before).statements
+    reads, blocks, groupings, matchings = [], [], [], []
     for _ in range(rounds):
         _fill(user_ids, "draw-2", rng)
         _analyze()
@@ -163,50 +150,17 @@ def bench_wave(players: int, rounds: int) -> None:
         t1 = time.perf_counter()
         blocked = services._blocked_pairs("draw-2")
         t2 = time.perf_counter()
-        wave_first_groups(
-            waiting,
-            seats=2,
-            gap=gap_setting(),
-            limit=settings.MATCHMAKING_WAVE_MAX_TABLES,
-            blocked=blocked,
-        )
-        t3 = time.perf_counter()
         groups = wave_groups(waiting, seats=2, gap=gap_setting(), blocked=blocked)
-        wholes.append(time.perf_counter() - t3)
+        t3 = time.perf_counter()
         reads.append(t1 - t0)
         blocks.append(t2 - t1)
         groupings.append(t3 - t2)
         matchings.append(t3 - t0)
-        t0 = time.perf_counter()
-        result = services.wave_run(pool_key="draw-2", now=now)
-        waves.append(time.perf_counter() - t0)
-        seated.append(len(result.tables))
-    tables = max(1, max(seated))
-    matching, wave = statistics.median(matchings), statistics.median(waves)
     print(
-        f"one wave of pool draw-2 over {players} waiting players "
-        f"({len(groups)} tables possible), PostgreSQL, median of {rounds}:"
-    )
-    print(
-        f"  matching (read the searches {_ms(reads)}, the blocks {_ms(blocks)}, "
-        f"group them {_ms(groupings)}): {matching * 1000:.1f} ms"
-    )
-    print(
-        "    (grouping: the wave's first tables up to the cap and whether more are "
-        f"possible; the whole grouping of all {len(groups)} tables takes "
-        f"{_ms(wholes)})"
-    )
-    print(
-        f"  whole wave_run (matching again, then seating the {tables} tables of its "
-        f"cap MATCHMAKING_WAVE_MAX_TABLES): {wave * 1000:.1f} ms "
-        f"(min {min(waves) * 1000:.1f}, max {max(waves) * 1000:.1f}); "
-        f"tables seated per round {seated}"
-    )
-    print(
-        f"  seating: {(wave - matching) * 1000 / tables:.1f} ms per table "
-        f"(wave_run minus matching); {queries} SQL statements on the wire in the "
-        "first wave_run (a first wave, untimed; BEGIN, COMMIT and SAVEPOINTs "
-        "included)"
+        f"the matching of one wave of pool draw-2 over {players} waiting players "
+        f"({len(groups)} tables), PostgreSQL, median of {rounds}: "
+        f"{_ms(matchings)} (read the searches {_ms(reads)}, the blocks "
+        f"{_ms(blocks)}, group them all {_ms(groupings)})"
     )
 
 
