@@ -318,6 +318,8 @@ def bench_drain(players: int, rounds: int, pools: list[str], batch: int) -> None
                 f"  SQL statements on the wire in one drain: {statements} "
                 f"({len(counted.waves)} waves, {counted.seated} players seated)"
             )
+        load = os.getloadavg()
+        print(f"  load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 def _serve(

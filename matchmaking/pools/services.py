@@ -396,7 +396,7 @@ def _wave_release(
 
 
 def waves_run_all(*, now: datetime | None = None) -> list[WaveResult]:
-    """One wave of every pool, each in its own transaction."""
+    """One wave of every pool, one after the other."""
     return [wave_run(pool_key=p.key, now=now) for p in pools_all()]
 
 
