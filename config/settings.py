@@ -505,10 +505,20 @@ MATCHMAKING_POOLS: list[dict[str, object]] = [
      "hands": 8},
 ]  # fmt: skip
 MATCHMAKING_WAVE_SECONDS = env.float("MATCHMAKING_WAVE_SECONDS", default=2.0)
-# Tables one wave seats at most, so that it holds its pool's lock briefly (a table
-# costs ~130 ms to seat, ``bench/matchmaker.py wave``); when more could sit, the next
-# wave is queued at once.
-MATCHMAKING_WAVE_MAX_TABLES = env.int("MATCHMAKING_WAVE_MAX_TABLES", default=10)
+# Tables a wave seats per transaction: it seats every group it matched, batch after
+# batch, and a batch holds its players' search rows locked while it runs; on SQLite
+# it holds the write lock of the whole database, so every move waits for it there.
+# Measured by ``bench/matchmaker.py drain --batch N`` (10,000 players, two and four
+# seats; medians, load 2.4-3.9): SQLite, a batch of 50 tables 25-42 ms (100: 69-71,
+# 200: 103-209) and the drain 3.8 s; PostgreSQL, 100 tables 44-87 ms and the drain
+# 3.0-3.3 s (50: 4.7 s; 200: 3.2 s).
+MATCHMAKING_SEAT_BATCH_TABLES = env.int(
+    "MATCHMAKING_SEAT_BATCH_TABLES",
+    default=50 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 100,
+)
+# A wave holds its pool this long past its last seating batch: a wave whose worker
+# died frees the pool after it (a batch takes well under a second).
+MATCHMAKING_WAVE_LEASE_SECONDS = 30.0
 MATCHMAKING_BACKFILL_SECONDS = env.float("MATCHMAKING_BACKFILL_SECONDS", default=15.0)
 # A search no lobby socket has held (connect or ping) this long is dropped.
 MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=60.0)

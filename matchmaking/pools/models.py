@@ -11,11 +11,16 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PoolWave(models.Model):
-    """One row per pool; a wave holds its row lock, so two waves never overlap."""
+    """One row per pool: the claim of the wave running in it, so two waves never
+    overlap. A wave seats in several transactions, so it holds a lease rather than
+    a row lock: ``runner`` until ``running_until``, which each of its seating
+    batches renews; a wave whose worker died frees the pool when that passes."""
 
     pool = models.CharField(max_length=40, primary_key=True)
     last_wave_at = models.DateTimeField(null=True, blank=True)
     last_tables = models.PositiveIntegerField(default=0)
+    runner = models.CharField(max_length=32, blank=True, default="")
+    running_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"wave lock of {self.pool}"

@@ -1,7 +1,7 @@
 """Seat a wave's groups at new online tables through the ``games`` services.
 
-The tables of a wave are written together by ``tables_seated_create``: dealt, with
-all their seats.
+The tables of one seating batch of a wave are written together by
+``tables_seated_create``: dealt, with all their seats.
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def groups_seat(
     """A started online table per group, empty seats given to simulated players.
 
     All the tables are written together (``tables_seated_create``). ``users`` may
-    hold the members' users already read (a wave reads them once for all its
-    tables). Call inside a transaction; the tables' first frames go out after its
+    hold the members' users already read (a wave's batch reads them once for all
+    its tables). Call inside a transaction; the tables' first frames go out after its
     commit.
     """
     if users is None:

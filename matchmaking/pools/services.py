@@ -1,16 +1,24 @@
 """Matchmaking writes: start, keep and cancel a search; run a pool's wave.
 
-A wave holds its pool's ``PoolWave`` row lock (``select_for_update(skip_locked)``: a
-second wave of the same pool returns at once), groups the waiting searches
-(``matchmaking.pools.waves``) as far as it seats, locks the searches of the groups it
-seats, so a search cancelled meanwhile keeps its group from sitting, seats each
-group through the ``games`` services and marks the searches seated with one guarded
-update. Players hear of their table after commit.
+A wave claims its pool (a lease on the ``PoolWave`` row, taken under its row lock
+with ``skip_locked``: a second wave of the same pool returns at once), reads every
+waiting search once, groups them all (``matchmaking.pools.waves``: closest ratings
+first) and seats every group, the backfilled lone players last, in batches of
+``MATCHMAKING_SEAT_BATCH_TABLES`` tables. Each batch is one short transaction: it
+renews the lease (a wave that lost it stops), locks its searches, so a search
+cancelled meanwhile keeps its group from sitting and a cancel waits for the batch
+and then finds the player seated, seats its groups through one ``games`` service
+call (``tables_seated_create``) and marks the searches seated with one guarded
+update. Short batches keep the write lock brief (the whole database on SQLite).
+The batch's players hear of their table after its commit; the lobby counts go out
+once the wave ends.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -19,20 +27,20 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import (
-    Case,
     DateTimeField,
     Exists,
     F,
     FloatField,
     Func,
     OuterRef,
+    Subquery,
     Value,
-    When,
 )
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.models import Seat
 from matchmaking.commitments import committed_elsewhere, player_lock
 from matchmaking.errors import MatchError
 from matchmaking.pools import notify
@@ -42,7 +50,7 @@ from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Block, PoolWave, Rating, Search
 from matchmaking.pools.seating import Member, groups_seat
 from matchmaking.pools.selectors import live_table_of, pool_counts
-from matchmaking.pools.waves import Waiting, wave_first_groups
+from matchmaking.pools.waves import Waiting, wave_groups
 
 logger = logging.getLogger(__name__)
 
@@ -172,25 +180,36 @@ def _blocked_pairs(pool_key: str) -> set[frozenset[int]]:
     return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
 
 
-def _seat_all(
-    pool: Pool, batch: list[list[Waiting]], now: datetime
-) -> list[int | None]:
-    """Seat each group of ``batch``; per group its table, or None if one of them
-    stopped waiting since the read.
+@transaction.atomic
+def _batch_seat(
+    pool: Pool, batch: Sequence[list[Waiting]], now: datetime, runner: str
+) -> list[int | None] | None:
+    """Seat each group of ``batch`` in one transaction; per group its table, or
+    None if one of them stopped waiting since the read. None for the whole batch
+    if the wave no longer holds its pool (its lease ran out and another took it).
 
-    The batch's searches are locked first (one query), so a group is seated only if
-    every member still waits, and a cancel waits for this wave and then finds them
-    seated. Their users are read once, and all the searches are marked in one
-    guarded update.
+    The batch's searches are locked first (one query, in id order, so two
+    batches never wait for each other crosswise), so a group is seated only if
+    every member still waits, and a cancel waits for this batch and then finds
+    them seated. Their names are read once, and all the searches are marked in
+    one guarded update.
     """
+    if not _lease_renew(pool.key, runner):
+        return None
     ids = [w.id for group in batch for w in group]
     still = set(
         Search.objects.select_for_update()
         .filter(pk__in=ids, status=Search.Status.WAITING)
+        .order_by("pk")
         .values_list("pk", flat=True)
     )
-    users = get_user_model().objects.in_bulk([w.user_id for g in batch for w in g])
     seating = [i for i, group in enumerate(batch) if all(w.id in still for w in group)]
+    # The name is all a new table's frames show of a player.
+    users = (
+        get_user_model()
+        .objects.only("username")
+        .in_bulk([w.user_id for i in seating for w in batch[i]])
+    )
     created = groups_seat(
         pool=pool,
         groups=[
@@ -200,17 +219,29 @@ def _seat_all(
         users=users,
     )
     tables: list[int | None] = [None] * len(batch)
-    marks: dict[int, int] = {}  # search id -> table id
+    seated: dict[int, int] = {}  # user id -> table id
     for i, table in zip(seating, created, strict=True):
         tables[i] = table.pk
-        marks.update((w.id, table.pk) for w in batch[i])
-    if marks:
-        table_of = Case(*(When(pk=s, then=Value(t)) for s, t in marks.items()))
+        seated.update((w.user_id, table.pk) for w in batch[i])
+    if seated:
+        # Each search's table is its player's seat among the new tables: one
+        # statement, its SQL the same for any batch (a ``CASE`` of a branch per
+        # search cost the ORM more than seating the tables: ``bench/matchmaker.py
+        # drain``).
+        new_seat = Seat.objects.filter(
+            user_id=OuterRef("user_id"), table_id__in=[t.pk for t in created]
+        ).values("table_id")[:1]
+        searches = [w.id for i in seating for w in batch[i]]
         marked = Search.objects.filter(
-            pk__in=list(marks), status=Search.Status.WAITING
-        ).update(status=Search.Status.SEATED, seated_table_id=table_of, ended_at=now)
-        if marked != len(marks):  # the row locks above make this impossible
+            pk__in=searches, status=Search.Status.WAITING
+        ).update(
+            status=Search.Status.SEATED,
+            seated_table_id=Subquery(new_seat),
+            ended_at=now,
+        )
+        if marked != len(searches):  # the row locks above make this impossible
             raise RuntimeError("a locked search stopped waiting during its wave")
+        transaction.on_commit(lambda: _seated_send(seated))
     return tables
 
 
@@ -250,17 +281,15 @@ def _waiting(pool_key: str, now: datetime) -> list[Waiting]:
         return list(map(Waiting._make, cursor.fetchall()))
 
 
-def _overdue(
-    waiting: list[Waiting], groups: list[list[Waiting]], limit: int
-) -> list[Waiting]:
-    """The longest waits left ungrouped past the backfill time, to fill the cap."""
+def _overdue(waiting: list[Waiting], groups: list[list[Waiting]]) -> list[Waiting]:
+    """The players left ungrouped past the backfill time, longest wait first."""
     grouped = {w.id for group in groups for w in group}
     overdue = [
         w
         for w in waiting
         if w.id not in grouped and w.waited >= settings.MATCHMAKING_BACKFILL_SECONDS
     ]
-    return sorted(overdue, key=lambda w: -w.waited)[: max(0, limit - len(groups))]
+    return sorted(overdue, key=lambda w: -w.waited)
 
 
 def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
@@ -274,52 +303,100 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
     if not Search.objects.filter(pool=pool.key, status=Search.Status.WAITING).exists():
         return WaveResult(ran=False)
-    return _wave_run_locked(pool, now or timezone.now())
-
-
-@transaction.atomic
-def _wave_run_locked(pool: Pool, now: datetime) -> WaveResult:
-    PoolWave.objects.bulk_create([PoolWave(pool=pool.key)], ignore_conflicts=True)
-    lock = (
-        PoolWave.objects.select_for_update(skip_locked=True).filter(pk=pool.key).first()
-    )
-    if lock is None:
+    now = now or timezone.now()
+    runner = _wave_claim(pool.key, now)
+    if runner is None:
         return WaveResult(ran=False)
-    searches_drop_abandoned(pool_key=pool.key, now=now)
-    waiting = _waiting(pool.key, now)
     result = WaveResult(ran=True)
-    limit = settings.MATCHMAKING_WAVE_MAX_TABLES
-    tables, whole = wave_first_groups(
-        waiting,
-        seats=pool.seats,
-        gap=gap_setting(),
-        limit=limit,
-        blocked=_blocked_pairs(pool.key),
-    )
-    result.more = whole is None or len(whole) > limit
-    lone = [] if whole is None else _overdue(waiting, whole, limit)
-    batch = [*tables, *([w] for w in lone)]
-    for index, (group, table_id) in enumerate(
-        zip(batch, _seat_all(pool, batch, now), strict=True)
-    ):
-        if table_id is None:
-            continue
-        result.tables.append(table_id)
-        result.seated.update((w.user_id, table_id) for w in group)
-        if index >= len(tables):  # a lone player seated with simulated ones
-            result.backfilled.append(table_id)
-    lock.last_wave_at = now
-    lock.last_tables = len(result.tables)
-    lock.save(update_fields=["last_wave_at", "last_tables"])
+    try:
+        _wave_seat(pool, now, runner, result)
+    finally:
+        _wave_release(pool.key, runner, now, result)
     if result.tables:
-        transaction.on_commit(lambda: _seated_send(result))
+        _counts_send()
     if result.more:
-        transaction.on_commit(lambda: _wave_soon(pool.key))
+        _wave_soon(pool.key)
     return result
 
 
+def _wave_seat(pool: Pool, now: datetime, runner: str, result: WaveResult) -> None:
+    """Group the pool's waiting searches once, then seat them batch by batch."""
+    waiting = _waiting(pool.key, now)
+    groups = wave_groups(
+        waiting, seats=pool.seats, gap=gap_setting(), blocked=_blocked_pairs(pool.key)
+    )
+    lone = _overdue(waiting, groups)
+    plan = [*groups, *([w] for w in lone)]
+    size = max(1, settings.MATCHMAKING_SEAT_BATCH_TABLES)
+    skipped = False
+    for first in range(0, len(plan), size):
+        batch = plan[first : first + size]
+        tables = _batch_seat(pool, batch, now, runner)
+        if tables is None:  # another wave holds the pool now
+            return
+        for index, (group, table_id) in enumerate(zip(batch, tables, strict=True)):
+            if table_id is None:
+                skipped = True
+                continue
+            result.tables.append(table_id)
+            result.seated.update((w.user_id, table_id) for w in group)
+            if first + index >= len(groups):  # a lone player with simulated ones
+                result.backfilled.append(table_id)
+    # Others may wait with those left: searches that started during the wave, or
+    # the rest of a group one of whom left. Another wave at once groups them.
+    left = len(waiting) - len(result.seated)
+    result.more = skipped or (
+        Search.objects.filter(pool=pool.key, status=Search.Status.WAITING).count()
+        > left
+    )
+
+
+def _wave_claim(pool_key: str, now: datetime) -> str | None:
+    """Claim the pool for a wave and drop its abandoned searches; the claim's
+    token, or None if another wave holds the pool."""
+    with transaction.atomic():
+        PoolWave.objects.bulk_create([PoolWave(pool=pool_key)], ignore_conflicts=True)
+        row = (
+            PoolWave.objects.select_for_update(skip_locked=True)
+            .filter(pk=pool_key)
+            .first()
+        )
+        clock = timezone.now()  # the lease runs on the real clock, not ``now``
+        if row is None or (row.running_until and row.running_until > clock):
+            return None
+        row.runner = secrets.token_hex(8)
+        row.running_until = clock + timedelta(
+            seconds=settings.MATCHMAKING_WAVE_LEASE_SECONDS
+        )
+        row.save(update_fields=["runner", "running_until"])
+        searches_drop_abandoned(pool_key=pool_key, now=now)
+        return row.runner
+
+
+def _lease_renew(pool_key: str, runner: str) -> bool:
+    """Extend the wave's lease, and hold the pool's row until the transaction
+    ends; whether the wave still held it."""
+    until = timezone.now() + timedelta(seconds=settings.MATCHMAKING_WAVE_LEASE_SECONDS)
+    return bool(
+        PoolWave.objects.filter(pk=pool_key, runner=runner).update(running_until=until)
+    )
+
+
+def _wave_release(
+    pool_key: str, runner: str, now: datetime, result: WaveResult
+) -> None:
+    """Free the pool (if the wave still holds it) and note what the wave did."""
+    with transaction.atomic():
+        PoolWave.objects.filter(pk=pool_key, runner=runner).update(
+            runner="",
+            running_until=None,
+            last_wave_at=now,
+            last_tables=len(result.tables),
+        )
+
+
 def waves_run_all(*, now: datetime | None = None) -> list[WaveResult]:
-    """One wave of every pool, each in its own transaction."""
+    """One wave of every pool, one after the other."""
     return [wave_run(pool_key=p.key, now=now) for p in pools_all()]
 
 
@@ -330,21 +407,18 @@ def _wave_soon(pool_key: str) -> None:
         logger.exception("could not queue a wave of %s", pool_key)
 
 
-def _seated_send(result: WaveResult) -> None:
+def _seated_send(seated: dict[int, int]) -> None:
+    """Each seated player (user id -> table id) hears of their table."""
+    urls = {t: reverse("table", args=[t]) for t in set(seated.values())}
     notify.lobby_send(
         [
             (
                 notify.lobby_user_group(user_id),
-                {
-                    "type": "lobby.seated",
-                    "table": table_id,
-                    "url": reverse("table", args=[table_id]),
-                },
+                {"type": "lobby.seated", "table": table_id, "url": urls[table_id]},
             )
-            for user_id, table_id in result.seated.items()
+            for user_id, table_id in seated.items()
         ]
     )
-    _counts_send()
 
 
 def _counts_send() -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from heapq import heapify, heappop
 from itertools import combinations, count
 from operator import attrgetter, sub
 from typing import NamedTuple
@@ -125,10 +124,8 @@ class _Line:
         self,
         ordered: Iterable[_Candidate],
         blocked: Collection[frozenset[int]],
-        most: int | None = None,
     ) -> list[list[int]]:
-        """The greedy choice over ``ordered`` (closest first), each player once;
-        it stops after ``most`` groups if given."""
+        """The greedy choice over ``ordered`` (closest first), each player once."""
         free = self.alive[:]
         nxt, n, more = self.nxt, self.n, range(self.seats - 1)
         taken: list[list[int]] = []
@@ -151,8 +148,6 @@ class _Line:
             for m in members:
                 free[m] = False
             taken.append(members)
-            if len(taken) == most:
-                break
         return taken
 
     def remove(self, taken: list[int]) -> set[int]:
@@ -202,34 +197,6 @@ def wave_groups(
         starts = line.remove([m for members in taken for m in members])
         found = [c for c in map(line.candidate, starts) if c is not None]
     return groups
-
-
-def wave_first_groups(
-    waiting: Sequence[Waiting],
-    *,
-    seats: int,
-    gap: Gap,
-    limit: int,
-    blocked: Collection[frozenset[int]] = frozenset(),
-) -> tuple[list[list[Waiting]], list[list[Waiting]] | None]:
-    """``wave_groups(...)[:limit]``, and the whole grouping unless it has more.
-
-    Returns ``(first, whole)``. When the first pass alone finds more than ``limit``
-    groups, those decide the first ``limit`` and ``whole`` is None (there are more):
-    its candidates come off a heap, closest first, and it stops at ``limit + 1``
-    groups instead of sorting all of them and running every later pass. Otherwise
-    ``whole`` is the whole grouping.
-    """
-    players = _by_rating(waiting)
-    line = _Line(players, gap, seats)
-    found = line.first_candidates()
-    heapify(found)
-    ordered = (heappop(found) for _ in range(len(found)))
-    taken = line.take(ordered, blocked, most=limit + 1)
-    if len(taken) > limit:
-        return [[players[m] for m in members] for members in taken[:limit]], None
-    whole = wave_groups(waiting, seats=seats, gap=gap, blocked=blocked)
-    return whole[:limit], whole
 
 
 def _by_rating(waiting: Sequence[Waiting]) -> list[Waiting]:

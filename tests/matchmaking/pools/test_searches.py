@@ -168,8 +168,8 @@ def test_a_crowded_pool_queues_a_wave_at_once(
 
 
 def test_a_wave_seats_its_tables_in_the_same_statements_however_many(make_user):
-    """The tables of a wave are written together: no statement per table, seat or
-    player."""
+    """The tables of a seating batch (here the whole wave) are written together: no
+    statement per table, seat or player."""
 
     def wave_statements(players: int, pool: str) -> tuple[int, int]:
         for _ in range(players):

@@ -129,28 +129,3 @@ def test_the_fast_grouping_decides_as_the_rule_read_literally() -> None:
         expected = reference_groups(waiting, seats, blocked)
         got = wave_groups(waiting, seats=seats, gap=GAP, blocked=blocked)
         assert [[p.id for p in g] for g in got] == expected, (case, seats)
-
-
-def test_the_first_groups_of_a_wave_are_those_of_the_whole_grouping() -> None:
-    import random
-
-    from matchmaking.pools.waves import wave_first_groups
-
-    rng = random.Random(12)
-    for case in range(200):
-        seats, limit = (2, 3, 4)[case % 3], rng.randrange(0, 6)
-        waiting = [
-            w(i, 1500 + 25 * rng.randrange(-12, 12), waited=rng.choice((0, 5, 30)))
-            for i in range(rng.randrange(0, 50))
-        ]
-        users = [p.user_id for p in waiting]
-        blocked = {frozenset(rng.sample(users, 2)) for _ in range(len(users) // 4)}
-        whole = wave_groups(waiting, seats=seats, gap=GAP, blocked=blocked)
-        first, known = wave_first_groups(
-            waiting, seats=seats, gap=GAP, limit=limit, blocked=blocked
-        )
-        assert first == whole[:limit], case
-        if known is None:  # the first pass alone found more than the limit
-            assert len(whole) > limit, case
-        else:
-            assert known == whole, case
