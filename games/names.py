@@ -27,7 +27,10 @@ LEVEL_WORDS: dict[str, object] = {
 def seat_display_name(seat: Seat) -> str:
     """The seat's player name, "<name> · computer", or "Computer <place> · <level>"."""
     if seat.user_id is not None:
-        return seat.name or str(seat.user.get_username())
+        if seat.name:
+            return seat.name
+        user = seat.user  # read only for a seat written without its name
+        return str(user.get_username()) if user is not None else ""
     if seat.name:
         return str(gettext("%(name)s · computer") % {"name": seat.name})
     level = LEVEL_WORDS.get(seat.bot_level, seat.bot_level)
