@@ -8,11 +8,12 @@ that (``FRAME_CAP_FACTOR`` times the limit) is not worth reading at all, so auto
 closes the socket with 1009 ("message too big") as soon as the frame's header
 announces it. autobahn "fails" a connection by dropping TCP unless told otherwise
 (``failByDrop``), so ``main`` turns that off: a failed connection gets its
-close frame and code. With ``BEHIND_PROXY`` on, daphne takes the client's address
-from the proxy's X-Forwarded-For (``--proxy-headers``), as Django and allauth do
-(config/settings.py). Options given on the command line win. ``make run``,
-``platform/Procfile``, the systemd unit and the tests' servers all start daphne
-this way.
+close frame and code. A client that offers permessage-deflate (every browser) gets
+its frames compressed (``DEFLATE_WINDOW_BITS``). With ``BEHIND_PROXY`` on, daphne
+takes the client's address from the proxy's X-Forwarded-For (``--proxy-headers``),
+as Django and allauth do (config/settings.py). Options given on the command line
+win. ``make run``, ``platform/Procfile``, the systemd unit and the tests' servers
+all start daphne this way.
 
 SIGTERM (or Ctrl-C) stops the process within ``STOP_SECONDS``: every WebSocket is
 sent a close frame with 1001 ("going away": the pages say the server is restarting
@@ -30,6 +31,10 @@ import sys
 import threading
 from typing import Any
 
+from autobahn.websocket.compress import (
+    PerMessageDeflateOffer,
+    PerMessageDeflateOfferAccept,
+)
 from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketProtocol
 
@@ -38,6 +43,15 @@ from realtime.live import GOING_AWAY, sockets_stopping
 FRAME_CAP_FACTOR = 16
 # A supervisor (systemd, honcho, a container runtime) kills after 10 s by default.
 STOP_SECONDS = 8.0
+
+# permessage-deflate keeps each socket's compression context between frames, so the
+# keys a state patch repeats frame after frame cost little. zlib's defaults hold about
+# 256 KiB for a socket's compressor and 32 KiB for its decompressor; a 2 KiB window (a
+# few patches) both ways, where the client's offer lets the server ask for it (every
+# browser's does), and memory level 4 hold about 16 and 2 KiB, which thousands of
+# sockets per process can afford.
+DEFLATE_WINDOW_BITS = 11
+DEFLATE_MEM_LEVEL = 4
 
 logger = logging.getLogger(__name__)
 
@@ -116,9 +130,27 @@ def _exit_later() -> None:
 
 def _tune(server: Any) -> None:
     """A failed WebSocket connection closes with its code instead of dropping TCP,
-    and a stopping server closes its sockets with 1001."""
-    server.ws_factory.setProtocolOptions(failByDrop=False)
+    frames are compressed for the clients that offer it, and a stopping server
+    closes its sockets with 1001."""
+    server.ws_factory.setProtocolOptions(
+        failByDrop=False, perMessageCompressionAccept=_deflate_accept
+    )
     server.ws_factory.protocol = _GoingAwayProtocol
+
+
+def _deflate_accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
+    """Accept a client's permessage-deflate offer, with our window and memory."""
+    for offer in offers:
+        if isinstance(offer, PerMessageDeflateOffer):
+            return PerMessageDeflateOfferAccept(
+                offer,
+                request_max_window_bits=(
+                    DEFLATE_WINDOW_BITS if offer.accept_max_window_bits else 0
+                ),
+                window_bits=DEFLATE_WINDOW_BITS,
+                mem_level=DEFLATE_MEM_LEVEL,
+            )
+    return None
 
 
 class _GoingAwayProtocol(WebSocketProtocol):  # type: ignore[misc]

@@ -15,6 +15,7 @@ import pytest
 import websockets
 from django.db import connection
 
+from config.serve import DEFLATE_WINDOW_BITS
 from games.models import Seat
 from tests.support import database_url_of_tests, session_cookie, tables
 from tests.support.servers import daphne_start
@@ -100,4 +101,40 @@ def test_oversize_nested_and_refused_sockets_over_the_real_server(make_user, ser
             "the seat's last socket was not counted closed"
         )
         time.sleep(0.1)
+    assert "Traceback" not in log.read_text()
+
+
+def test_frames_are_compressed_for_a_client_that_offers_it(make_user, server):
+    """permessage-deflate for a client offering it (as every browser does), none
+    for a client that does not; frames arrive whole either way."""
+    url, log = server
+    table, ana, _ = tables.two_human_table(make_user)
+    cookie = session_cookie(ana)
+
+    async def run() -> list[tuple[str | None, str]]:
+        seen = []
+        for compression in ("deflate", None):
+            ws = await websockets.connect(
+                f"ws://{url}/ws/tables/{table.pk}/",
+                origin=f"http://{url}",
+                additional_headers={"Cookie": cookie},
+                open_timeout=10,
+                compression=compression,
+            )
+            first = json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "sync"}))
+            again = json.loads(await ws.recv())
+            assert again["seq"] == first["seq"]
+            seen.append(
+                (ws.response.headers.get("Sec-WebSocket-Extensions"), first["type"])
+            )
+            await ws.close()
+        return seen
+
+    (offered, first), (plain, plain_first) = asyncio.run(run())
+    assert offered is not None and offered.startswith("permessage-deflate")
+    # What the client sends is compressed with the server's small window too.
+    assert f"client_max_window_bits={DEFLATE_WINDOW_BITS}" in offered
+    assert plain is None
+    assert first == plain_first == "state"
     assert "Traceback" not in log.read_text()
