@@ -30,6 +30,17 @@ speed, for strength figures that do not depend on the machine).
 machine far slower than its speed says (``games.bots.hard.budget``): with a
 fixed speed the decisions are then the same under any load, to compare two
 versions of the code.
+
+Not measured:
+
+* the platform around a decision: ``view`` and ``legal_actions`` run outside the
+  timed call, and no worker, database or frame carries the move;
+* decisions with a single legal action (not timed), and whole matches: one hand
+  per deal, so no later hands and no match's end;
+* play against people: every seat is one of the two levels;
+* a quiet core: the ``--workers`` processes share the machine with each other and
+  with anything else running, which inflates the wall-clock times (not the CPU
+  times); memory is each process's peak RSS, not what a decision needs.
 """
 
 from __future__ import annotations

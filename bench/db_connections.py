@@ -7,6 +7,19 @@ and samples ``pg_stat_activity`` for the database: the most connections seen dur
 the load, and those still held ``--idle`` seconds after the sockets closed. Then
 plain page loads (``GET /tables/<id>/``, ``--pages`` in parallel) the same way.
 
+Not measured:
+
+* any process but the one daphne: no Celery worker runs (``EMBEDDED_WORKER`` off),
+  and the count is every backend on ``db_conn_bench``, this script's own Django
+  connection (from making the players) among them;
+* moves: the sockets send ``sync`` frames only, no acts, and with no worker the
+  computers never move, so a move's writes and tasks are not exercised;
+* connections opened and closed between two samples (a ``psql`` query about
+  every 0.2 s under the sockets, 0.1 s under the pages): a peak is the most the
+  samples saw;
+* time: neither what opening a connection costs nor any latency, at either age;
+* more than one server process, or PostgreSQL's ``max_connections`` being reached.
+
     .venv/bin/python bench/db_connections.py --ages 0 60
 """
 

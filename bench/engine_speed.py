@@ -4,6 +4,13 @@ Each hand is dealt by the engine (``new_match``) and played to its end by pickin
 uniformly among ``legal_actions`` (claims are claimed half the time, so claim
 windows and Muggins windows are exercised), all through the public API.
 
+Not measured: what a table adds around the engine's transitions (``view``, the
+bots' decisions, for which a uniform random pick stands in, serialising states,
+the database, frames); hands after the first (each match stops at its first hand's
+end: no ``next_hand``, no match's end); the mix of actions real players choose.
+The rate is wall clock (``time.perf_counter``) in one process, not CPU time: other
+processes on the machine lower it.
+
 Usage::
 
     .venv/bin/python bench/engine_speed.py            # every variant

@@ -18,6 +18,17 @@ times every recorded move again, in CPU time:
 Also printed: the bytes a socket keeps for its last state (``tracemalloc`` of one
 parsed frame). Run it under ``nice`` on a quiet machine; the figures are per move,
 all groups of the table together.
+
+Not measured:
+
+* wall-clock time, and the CPU of any other process: no socket, channel layer,
+  Redis or worker takes part in the timed replay;
+* sending: the channel layer's publish, the WebSocket framing, permessage-deflate;
+  and the patch of every socket of a group but one (each of them makes its own);
+* the rest of a move: the services' transitions and their SQL (played once,
+  untimed, to record the frames);
+* tables other than a 2-seat ``draw`` and a 4-seat partnership ``all_fives``;
+* a socket's memory beyond one parsed frame (its buffers, the frame text).
 """
 
 from __future__ import annotations

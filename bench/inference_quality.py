@@ -19,6 +19,17 @@ would weigh are drawn as ``model_search`` draws them (``deal_masks``, then
 
 ``bench/oracle_gap.py`` shows what knowing the hand is worth to ``hard``; this
 shows how far the weighted deals are from knowing it, in seconds.
+
+Not measured:
+
+* strength: no game is played with the weighted deals;
+* cost: only the whole run's wall time is printed, nothing per deal or position;
+* ``hard``'s own number of deals: a fixed ``--samples`` per position, not as many
+  as its budget would draw;
+* the stock's order (what a draw brings): only which tiles the opponent holds is
+  scored;
+* positions other than seat 0's in two-seat ``medium`` play on a line, in hand 1
+  of each deal: not ``hard``'s own games, people's, or more seats.
 """
 
 from __future__ import annotations

@@ -14,6 +14,22 @@ counted on the wire by ``bench/wire.py``'s PostgreSQL proxy. Targets (issue 7):
 What is timed is only the calls themselves: the players, their coins and (for the
 settlements) the entries are made before the clock starts; the worker processes are
 forked and connected once, before the first round, and keep their connection.
+
+Not measured:
+
+* the time of one call: the rates are the pool's throughput, wall clock from the
+  first job handed out to the last one done, the pool's dispatch included;
+* CPU time, the workers' or PostgreSQL's (a local server shares the cores with
+  the workers);
+* contention on a wallet or a pot: each table's four players and its pot are its
+  own, so no two concurrent calls touch the same account;
+* the rest of a table (seats, the game, sockets): only ``pot_entry_pay`` and
+  ``pot_settle`` are called;
+* statements under load: they are counted once, alone, in this process;
+* an audit of a production ledger: the fill is synthetic (four-entry transactions
+  from the mint, bulk-loaded with triggers off, analysed just before, its own time
+  not taken), and the ``--rounds`` audits read the same data, so all but the first
+  find PostgreSQL's cache warm.
 """
 
 from __future__ import annotations

@@ -22,6 +22,15 @@ The games are ``bot_tournament.play_hand``'s, and the rollout player takes
 for ``easy``, so a hand departs from ``bot_tournament.py VARIANT --pairs
 medium:easy``'s only where the rollout player departs from ``medium``. Printed:
 the rollout player's hand win rate against ``easy`` with a 95% interval.
+
+Not measured:
+
+* cost: no decision is timed; only the whole run's wall time is printed;
+* choices other than between plays: with at most one legal play (draws, passes,
+  claims) ``medium`` decides;
+* opponents other than ``easy`` (the playouts assume its policy and the games are
+  against it), more than one step of improvement, more than two seats;
+* whole matches: one hand per deal.
 """
 
 from __future__ import annotations

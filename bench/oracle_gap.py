@@ -19,6 +19,15 @@ opponent's tiles could still give; the rest of ``deal``'s gain is the stock's
 order, which no inference can know. Printed: ``hard``'s hand win rate with a
 95% interval and the points per hand of both (no timings: the search is not
 what is measured here).
+
+Not measured, besides time:
+
+* opponents other than ``medium``, more than two seats, variants where ``hard``
+  does not run ``model_search``;
+* the same work on every run: ``--machine-speed`` fixes the counted work, but the
+  wall-clock safety stop (``games.bots.hard.budget``) stays on, so a loaded machine
+  can cut a decision short;
+* whole matches: one hand per deal.
 """
 
 from __future__ import annotations

@@ -5,6 +5,12 @@ each match is dealt by the engine from its own seed and played to ``match_over``
 The figures choose ``MATCHMAKING_POOLS``' targets and the "about N hands" of the
 lobby's pool cards (``config/settings.py``).
 
+Not measured: time (hands, not minutes: no turn clocks, thinking or pauses between
+hands); people's play (every seat is ``medium``; nobody leaves, times out or
+forfeits); the pools' own ``options`` and ``hands`` (every target the variant offers
+is played with the pool's seats and partnership; nothing is compared with
+``hands``).
+
 Usage::
 
     .venv/bin/python bench/pool_lengths.py                 # every pool, 40 matches

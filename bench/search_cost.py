@@ -10,6 +10,13 @@ the search's results (same digest: same values on every position), as long as
 no decision hits the wall-clock safety stop (``games.bots.hard.budget``), which
 a heavily loaded machine can reach: ``--no-safety-stop`` turns it off.
 
+Not measured: wall-clock time (the figure is this thread's CPU time,
+``time.thread_time``); the rest of ``hard``'s decision (``view``, ``ranked_plays``
+and the machine-speed measurement, which ``--speed`` replaces, are outside the
+timed calls); positions that ``hard`` itself, people or more than two seats would
+reach (the positions come from ``medium``'s play, hand 1 of each deal); strength
+(no game is played).
+
 Usage::
 
     .venv/bin/python bench/search_cost.py                  # 3 runs, speed 0.3

@@ -21,6 +21,19 @@ of the rounds before). Every player has coins for exactly one entry per round.
 Also printed: the CPU time of one sit-down, the clients' own plus their PostgreSQL
 backends' (read from ``/proc`` when the server runs on this machine), which other
 work on a shared machine does not change as it changes the rate.
+
+Not measured:
+
+* the time of one sit-down: the rate is the clients' throughput, wall clock over
+  a round;
+* the rest of a sit-down: ``stake_sit`` is called directly (no HTTP request, no
+  socket), no Celery worker runs what it publishes (the fill deadline), and no
+  stake lobby is open to receive its notice and fetch its state;
+* PostgreSQL's CPU beyond the clients' backends (its background processes), and
+  theirs too unless ``/proc`` shows them; Redis's CPU;
+* other stakes and shapes at the same time, leaving a table, refunds, settlement;
+* statements on the wire: they are Django's captured queries
+  (``CaptureQueriesContext``) of one table's four sit-downs alone, not under load.
 """
 
 from __future__ import annotations

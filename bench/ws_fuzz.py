@@ -16,6 +16,17 @@ rate limit, and counts:
 
 Stops by itself; ends the processes it started.
 
+Not measured:
+
+* time or CPU: nothing is timed;
+* the rate limiter: the frames are paced under it, no socket floods;
+* malformed frames amid play: no valid move is sent, and no clock, computer or
+  Celery worker (none runs) changes a table meanwhile;
+* kinds of bad input beyond ``malformed``'s, or at the handshake (bad origins,
+  cookies or paths): every socket opens normally;
+* effects beyond the tables' ``seq`` and ``state`` and daphne's log (other rows,
+  Redis, errors logged without a traceback).
+
     .venv/bin/python bench/ws_fuzz.py
     .venv/bin/python bench/ws_fuzz.py --frames 2000 --connections 10
 """

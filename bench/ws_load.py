@@ -19,6 +19,22 @@ over 2 s, as real tables are not in step, and the window opens 5 s after they st
 Traffic goes to 127.0.0.1 only; the script stops by itself and ends the processes it
 started.
 
+Not measured:
+
+* PostgreSQL's and Redis's own CPU in the CPU per move (it is daphne's and the
+  worker's); the postgres+redis figure printed beside it is every such process on
+  the machine, whatever else it serves;
+* signing in and connecting: the cookies are made and the sockets opened before
+  the warm-up, which is outside the window (a table replacing one whose match ended
+  opens inside it, but no round trip times it);
+* round trips of the computers' moves: only the player's acts are timed;
+* online tables of people, turn clocks, spectators, presence and lobby sockets,
+  pages, Celery beat (not started); variants other than block and draw, two seats;
+* permessage-deflate (the clients offer none), TLS, a proxy, more than one daphne
+  or worker process;
+* a quiet machine: the clients run beside the servers (their CPU, the machine's
+  and the load average are printed, not subtracted from anything).
+
     .venv/bin/python bench/ws_load.py                       # both scenarios, 3 runs
     .venv/bin/python bench/ws_load.py --scenario load --tables 100 --seconds 60
     .venv/bin/python bench/ws_load.py --scenario uncontended --moves 200 --runs 3
