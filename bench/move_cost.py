@@ -20,7 +20,9 @@ played by WebSocket clients after a few unmeasured moves:
 Spectator publishes are ``PUBLISH``es to a ``table.<id>.watch`` group while nobody
 watches (no spectator connects here). Frame bytes are the JSON text of each new state
 as each player's socket receives it, a ``state`` frame or a ``patch`` of the one
-before (before permessage-deflate, which ``config.serve`` negotiates with browsers).
+before; "deflated" is each of them as permessage-deflate sends it to a browser
+(``config.serve`` negotiates it; computed here with the same window, memory level and
+context kept between a socket's frames, as the bench's own clients offer none).
 
 Goals (issue 32): a player's move <= 4 statements, a computer move <= 4, Redis
 commands per move (daphne + worker) <= 5, frames <= 1 KB median, 0 spectator
@@ -43,6 +45,7 @@ import random
 import statistics
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stack import database_ensure, server_env  # noqa: E402
 from bench.wire import PgCounts, PgWire, RedisCounts, RedisWire  # noqa: E402
+from config.serve import DEFLATE_MEM_LEVEL, DEFLATE_WINDOW_BITS  # noqa: E402
 
 REDIS_DB = 5
 PREFIX = "dom_movebench"
@@ -148,6 +152,15 @@ class Player:
         self.latest: dict[str, Any] | None = None
         # (bytes, first frame of a hand, a patch)
         self.sizes: list[tuple[int, bool, bool]] = []
+        # Each frame's bytes as permessage-deflate would send them to a browser
+        # (``config.serve``'s window and memory, the context kept between frames).
+        self.deflated: list[int] = []
+        self.deflate = zlib.compressobj(
+            zlib.Z_DEFAULT_COMPRESSION,
+            zlib.DEFLATED,
+            -DEFLATE_WINDOW_BITS,
+            DEFLATE_MEM_LEVEL,
+        )
         self.changed = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
@@ -164,6 +177,9 @@ class Player:
                 continue
             events = [e.get("type") for e in frame.get("events") or []]
             self.sizes.append((len(raw), "hand_started" in events, patch))
+            data = raw.encode() if isinstance(raw, str) else raw
+            packed = self.deflate.compress(data) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
+            self.deflated.append(len(packed) - 4)  # RFC 7692 drops the 4-byte tail
             if self.latest is None or frame["seq"] >= self.latest["seq"]:
                 self.latest = frame
             self.changed.set()
@@ -280,10 +296,11 @@ def _watch_publishes(*counts: RedisCounts) -> int:
     )
 
 
-def _frames(players: list[Player], skip: int) -> tuple[float, float, float]:
-    """Median bytes of the measured frames of a state, of a hand's first, and the
-    share of them that were patches."""
+def _frames(players: list[Player], skip: int) -> tuple[float, float, float, float]:
+    """Median bytes of the measured frames of a state, of a hand's first, the share
+    of them that were patches, and their median deflated."""
     sizes = [s for p in players for s in p.sizes[skip:]]
+    deflated = [n for p in players for n in p.deflated[skip:]]
     every = [n for n, _first, _patch in sizes]
     first = [n for n, is_first, _patch in sizes if is_first]
     patches = sum(patch for _n, _first, patch in sizes)
@@ -291,6 +308,7 @@ def _frames(players: list[Player], skip: int) -> tuple[float, float, float]:
         statistics.median(every) if every else 0.0,
         statistics.median(first) if first else 0.0,
         patches / len(sizes) if sizes else 0.0,
+        statistics.median(deflated) if deflated else 0.0,
     )
 
 
@@ -312,7 +330,7 @@ async def _scenario(
     before = wires.snapshot()
     made = await _play(players, moves, rng)
     pg_d, pg_w, r_d, r_w = wires.since(before)
-    frame_median, frame_first, patch_share = _frames(players, skip)
+    frame_median, frame_first, patch_share, deflated = _frames(players, skip)
     for p in players:
         await p.ws.close()
     computer = await asyncio.to_thread(_computer_moves, table_id, start_seq)
@@ -331,6 +349,7 @@ async def _scenario(
         "tasks per move": (r_d.commands["LPUSH"] + r_w.commands["LPUSH"]) / made,
         "spectator publishes": _watch_publishes(r_d, r_w),
         "frame median": frame_median,
+        "frame deflated": deflated,
         "frame first of hand": frame_first,
         "patch share": patch_share,
         "daphne texts": pg_d.texts,
@@ -360,7 +379,7 @@ def _show(r: dict[str, Any], texts: bool) -> None:
     print(
         f"  frame bytes per state: median {r['frame median']:.0f}, "
         f"first of a hand {r['frame first of hand']:.0f} "
-        f"({r['patch share']:.0%} patches)"
+        f"({r['patch share']:.0%} patches); deflated median {r['frame deflated']:.0f}"
     )
     if texts:
         for label in ("daphne texts", "worker texts"):
