@@ -73,6 +73,22 @@ def _moved_to_store(table: Table) -> int:
     return new_id
 
 
+def _stored_table(takers: list[SeatTaker]) -> int:
+    """A started online block table of two seats (computers instant), moved into
+    the store; its id."""
+    with transaction.atomic():
+        table = table_seated_create(
+            mode=Table.Mode.ONLINE,
+            variant="block",
+            options={"seats": 2, "target": 50},
+            seats=takers,
+            clock_seconds=30,
+            hand_pause_seconds=0,
+            bot_speed="instant",
+        )
+    return _moved_to_store(table)
+
+
 def _no_query(execute, sql, params, many, context):
     raise AssertionError(f"a move's query reached the default database: {sql}")
 
@@ -81,16 +97,7 @@ def test_every_query_of_a_move_goes_to_its_tables_database(
     second_store, make_user, queued, pushes
 ):
     ana, ben = make_user("ana"), make_user("ben")
-    with transaction.atomic():
-        first = table_seated_create(
-            mode=Table.Mode.ONLINE,
-            variant="block",
-            options={"seats": 2, "target": 50},
-            seats=[SeatTaker(user=ana), SeatTaker(user=ben)],
-            clock_seconds=30,
-            hand_pause_seconds=0,
-        )
-    table_id = _moved_to_store(first)
+    table_id = _stored_table([SeatTaker(user=ana), SeatTaker(user=ben)])
     assert table_database(table_id) == STORE
     assert not Table.objects.filter(pk=table_id).exists()
     stored = Table.objects.using(STORE).get(pk=table_id)
@@ -122,20 +129,12 @@ def test_a_computer_move_goes_to_its_tables_database_too(
     second_store, make_user, queued, pushes
 ):
     ana = make_user("ana")
-    with transaction.atomic():
-        first = table_seated_create(
-            mode=Table.Mode.ONLINE,
-            variant="block",
-            options={"seats": 2, "target": 50},
-            seats=[
-                SeatTaker(user=ana),
-                SeatTaker(bot_level="easy", simulated=True, name="Vera42"),
-            ],
-            clock_seconds=30,
-            hand_pause_seconds=0,
-            bot_speed="instant",
-        )
-    table_id = _moved_to_store(first)
+    table_id = _stored_table(
+        [
+            SeatTaker(user=ana),
+            SeatTaker(bot_level="easy", simulated=True, name="Vera42"),
+        ]
+    )
     with connections[DEFAULT_DB_ALIAS].execute_wrapper(_no_query):
         stored = Table.objects.using(STORE).get(pk=table_id)
         if stored.timer != Table.Timer.BOT:  # Ana leads: she moves first
@@ -153,16 +152,7 @@ def test_a_refused_move_changes_nothing_in_the_store(
     second_store, make_user, queued, pushes
 ):
     ana, ben = make_user("ana"), make_user("ben")
-    with transaction.atomic():
-        first = table_seated_create(
-            mode=Table.Mode.ONLINE,
-            variant="block",
-            options={"seats": 2, "target": 50},
-            seats=[SeatTaker(user=ana), SeatTaker(user=ben)],
-            clock_seconds=30,
-            hand_pause_seconds=0,
-        )
-    table_id = _moved_to_store(first)
+    table_id = _stored_table([SeatTaker(user=ana), SeatTaker(user=ben)])
     stored = Table.objects.using(STORE).get(pk=table_id)
     state = engine.from_json(stored.state)
     waiting = next(p for p in range(2) if not engine.legal_actions(state, p))
