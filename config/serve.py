@@ -142,7 +142,7 @@ def _deflate_accept(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
     """Accept a client's permessage-deflate offer, with our window and memory."""
     for offer in offers:
         if isinstance(offer, PerMessageDeflateOffer):
-            return PerMessageDeflateOfferAccept(
+            return PerMessageDeflateOfferAccept(  # type: ignore[no-untyped-call]
                 offer,
                 request_max_window_bits=(
                     DEFLATE_WINDOW_BITS if offer.accept_max_window_bits else 0
