@@ -83,12 +83,18 @@ export class TableUI {
     this.seenPlays = null; // plays of the hand already shown (no animation for them)
     this.handKeys = null; // tiles of the hand already shown
     window.setInterval(() => this.tickClocks(), 250);
-    // Rows snake to the board's width: lay them out again when it changes.
-    let resizing = null;
-    window.addEventListener("resize", () => {
-      window.clearTimeout(resizing);
-      resizing = window.setTimeout(() => this.frame && this.renderBoard(), 120);
-    });
+    // Rows snake to the board's width: lay them out again whenever it changes, the
+    // window resized or not (a scrollbar that comes as the page grows at a hand's
+    // end narrows the board too). Only the width counts: laying out changes the
+    // height, which would otherwise come back here.
+    let boardWidth = null;
+    new ResizeObserver((entries) => {
+      const width = Math.round(entries[entries.length - 1].contentRect.width);
+      if (width === boardWidth) return;
+      const laid = boardWidth !== null;
+      boardWidth = width;
+      if (laid && this.frame) this.renderBoard();
+    }).observe(this.parts.board);
     root.addEventListener("keydown", (event) => this.onKey(event));
   }
 
