@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -24,24 +24,11 @@ from games.models import FinishStep, Table
 from leagues.models import Group, Membership, Player, PointEntry, Week
 from leagues.rollover import weeks_rollover
 from tests.leagues.conftest import finish
+from tests.leagues.test_rollover import W1, small_zones  # noqa: F401 - autouse
 
 pytestmark = pytest.mark.django_db
 
-W1 = datetime(2026, 11, 16, tzinfo=UTC)  # a Monday
 MONDAY = W1 + timedelta(days=7)
-ZONES = {
-    "bronze": {"up": 1, "down": 0, "rewards": [50, 30]},
-    "silver": {"up": 1, "down": 1, "rewards": [75, 45]},
-    "gold": {"up": 1, "down": 1, "rewards": [100]},
-    "platinum": {"up": 1, "down": 1, "rewards": [150]},
-    "diamond": {"up": 0, "down": 1, "rewards": [200]},
-}
-
-
-@pytest.fixture(autouse=True)
-def small_zones(settings):
-    settings.LEAGUE_ZONES = ZONES
-    settings.LEAGUE_CLOSE_GRACE_SECONDS = 10
 
 
 def unfinished(seats) -> Table:
