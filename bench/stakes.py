@@ -32,8 +32,8 @@ Not measured:
 * PostgreSQL's CPU beyond the clients' backends (its background processes), and
   theirs too unless ``/proc`` shows them; Redis's CPU;
 * other stakes and shapes at the same time, leaving a table, refunds, settlement;
-* statements on the wire: they are Django's captured queries
-  (``CaptureQueriesContext``) of one table's four sit-downs alone, not under load.
+* statements under load: they are counted on the wire (``bench/wire.py``'s
+  PostgreSQL proxy) for one table's four sit-downs alone, after the timed rounds.
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.ledger import players_make  # noqa: E402
+from bench.wire import django_wired  # noqa: E402
 from economy.audit import ledger_audit  # noqa: E402
 from matchmaking.errors import StakeError  # noqa: E402
 from matchmaking.stakes import services as stakes  # noqa: E402
@@ -147,10 +147,11 @@ def statements_per_sit() -> list[int]:
         user_model.objects.filter(pk__in=players_make(4, STAKE, uuid.uuid4().hex[:8]))
     )
     counts = []
-    for user in users:
-        with CaptureQueriesContext(connection) as queries:
+    with django_wired() as pg:
+        for user in users:
+            before = pg.snapshot()
             stakes.stake_sit(user=user, stake=STAKE, shape=SHAPE)
-        counts.append(len(queries))
+            counts.append(pg.since(before).statements)
     return counts
 
 
