@@ -20,7 +20,6 @@ from matchmaking.stakes.services import stake_sit, stake_stand
 from tests.tournaments.sitgo.helpers import (
     assert_sound,
     fill,
-    fund,
     live_tables,
     play_out,
     snapshot,
@@ -37,16 +36,6 @@ def quiet(monkeypatch, queued, pushes):
     """No broker: waves and stake deadlines are not queued."""
     monkeypatch.setattr(pools, "_wave_soon", lambda key: None)
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
-
-
-@pytest.fixture
-def funded(make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
 
 
 def books() -> tuple[object, ...]:

@@ -20,7 +20,7 @@ from games.models import Seat, Table
 from tests.economy.conftest import assert_sound as ledger_sound
 from tests.economy.test_postgres import run_threads
 from tests.matchmaking.stakes.helpers import drive_to_last_move
-from tests.tournaments.sitgo.helpers import assert_sound, fill, fund, live_tables
+from tests.tournaments.sitgo.helpers import assert_sound, fill, live_tables
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 from tournaments.sitgo.rounds import sitgo_on_table_finished
@@ -32,16 +32,6 @@ from tournaments.sitgo.services import (
 )
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def funded(make_user):
-    def make(coins: int = 100):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
 
 
 def codes(results) -> Counter:
@@ -62,8 +52,8 @@ def books_agree(row: SitGo) -> None:
 def test_racers_for_the_last_seat_exactly_one_enters_the_rest_pay_nothing(
     funded, queued, pushes
 ):
-    row = fill([funded() for _ in range(3)], size=4)
-    racers = [funded() for _ in range(6)]
+    row = fill([funded(100) for _ in range(3)], size=4)
+    racers = [funded(100) for _ in range(6)]
     results = run_threads(
         lambda u: sitgo_enter(user=u, sitgo_id=row.pk), [(u,) for u in racers]
     )
@@ -115,10 +105,10 @@ def test_one_player_racing_into_two_sit_and_gos_enters_one(funded):
 
 
 def test_enter_and_withdraw_race_and_the_books_agree(funded, queued, pushes):
-    stayers = [funded() for _ in range(2)]
+    stayers = [funded(100) for _ in range(2)]
     row = fill(stayers, size=4)
     leavers = stayers[:1]
-    comers = [funded() for _ in range(3)]
+    comers = [funded(100) for _ in range(3)]
     calls = [("withdraw", u) for u in leavers * 2] + [("enter", u) for u in comers]
 
     def act(what, user):
@@ -141,7 +131,7 @@ def test_enter_and_withdraw_race_and_the_books_agree(funded, queued, pushes):
 
 
 def test_a_double_withdraw_refunds_once(funded):
-    ana, bob = funded(), funded()
+    ana, bob = funded(100), funded(100)
     row = fill([ana, bob], size=4)
     results = run_threads(
         lambda: sitgo_withdraw(user=ana, sitgo_id=row.pk), [(), (), ()]
@@ -155,8 +145,8 @@ def test_a_double_withdraw_refunds_once(funded):
 
 def test_an_operator_cancel_racing_the_last_entry_one_fate_wins(funded, queued, pushes):
     for attempt in range(3):
-        row = fill([funded() for _ in range(3)], size=4)
-        last = funded()
+        row = fill([funded(100) for _ in range(3)], size=4)
+        last = funded(100)
 
         def race(what, user, sitgo_id):
             if what == "enter":
@@ -181,12 +171,12 @@ def test_an_operator_cancel_racing_the_last_entry_one_fate_wins(funded, queued, 
 
 
 def test_the_deadline_racing_a_last_entry_refunds_once(funded, queued, pushes):
-    early = [funded() for _ in range(3)]
+    early = [funded(100) for _ in range(3)]
     row = fill(early, size=4)
     SitGo.objects.filter(pk=row.pk).update(
         fill_deadline=timezone.now() - timedelta(seconds=1)
     )
-    late = funded()
+    late = funded(100)
     results = run_threads(
         lambda what: (
             sitgo_enter(user=late, size=4, entry=100)

@@ -16,7 +16,6 @@ from games.services import table_cancel
 from tests.tournaments.sitgo.helpers import (
     assert_sound,
     fill,
-    fund,
     live_tables,
     play_out,
     snapshot,
@@ -31,16 +30,6 @@ from tournaments.sitgo.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def funded(make_user):
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
 
 
 def test_entries_fill_one_pot_and_the_last_starts_a_table_of_entrants_only(

@@ -14,7 +14,6 @@ from games.models import Table
 from tests.tournaments.sitgo.helpers import (
     assert_sound,
     fill,
-    fund,
     live_tables,
     play_out,
     snapshot,
@@ -26,16 +25,6 @@ from tournaments.sitgo.services import sitgo_staff_cancel
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "admin:tournaments_sitgo_changelist"
-
-
-@pytest.fixture
-def funded(make_user):
-    def make(coins: int = 100):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
 
 
 def cancel_in_admin(client, row: SitGo, capture) -> list[str]:
@@ -101,7 +90,7 @@ def test_entries_come_back_whole_and_only_once(
 
 
 def test_an_open_sit_and_go_is_cancelled_the_same_way(funded):
-    ana, ben = funded(), funded()
+    ana, ben = funded(100), funded(100)
     row = fill([ana, ben], size=4)
     assert sitgo_staff_cancel(sitgo_id=row.pk) is True
     row.refresh_from_db()
@@ -113,7 +102,7 @@ def test_an_open_sit_and_go_is_cancelled_the_same_way(funded):
 def test_a_finished_sit_and_go_is_left_as_it_was(
     admin_client, funded, queued, pushes, django_capture_on_commit_callbacks
 ):
-    row = fill([funded() for _ in range(4)], size=4)
+    row = fill([funded(100) for _ in range(4)], size=4)
     (game,) = live_tables(row)
     play_out(game.table_id, capture=django_capture_on_commit_callbacks)
     before = snapshot()
@@ -130,7 +119,7 @@ def test_a_finished_sit_and_go_is_left_as_it_was(
 def test_only_staff_who_may_change_sit_and_gos_see_the_action(
     client, make_user, funded
 ):
-    row = fill([funded()], size=4)
+    row = fill([funded(100)], size=4)
     viewer = make_user(is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_sitgo"))
     client.force_login(viewer)
