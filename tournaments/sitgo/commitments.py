@@ -2,11 +2,12 @@
 
 Entering is refused while the player searches an online pool, holds a seat at an
 open or live stake table, or plays at an online table (an arena game included):
-:func:`entry_blocker`. The other way round, a player entered in a sit-and-go that
-has not finished is refused an online search and a stake seat (the check
-:func:`sitgo_commitment`, registered with matchmaking) and arenas do not pair them
-(:func:`users_in_sitgo`). Every one of these writes takes the player's commitment
-lock first, so two of them by one player never both pass their checks.
+:func:`entry_blocker`. The other way round, a player still in a sit-and-go (entered
+in an open one, or in a running one and not knocked out in its first round) is
+refused an online search and a stake seat (the check :func:`sitgo_commitment`,
+registered with matchmaking) and arenas do not pair them (:func:`users_in_sitgo`).
+Every one of these writes takes the player's commitment lock first, so two of them
+by one player never both pass their checks.
 """
 
 from __future__ import annotations

@@ -72,9 +72,10 @@ class SitGo(models.Model):
 class SitGoEntry(models.Model):
     """One entrant of a sit-and-go; the row is removed when they withdraw.
 
-    ``active_user`` is the entrant while the event is open or running and NULL
-    after: unique, so nobody is entered in two live sit-and-gos, even when two
-    requests race. ``place`` and ``payout`` are written when the event finishes.
+    ``active_user`` is the entrant while they are still in the event (open, or
+    running and not knocked out in its first round) and NULL after: unique, so
+    nobody is entered in two live sit-and-gos, even when two requests race.
+    ``place`` and ``payout`` are written when the event finishes.
     """
 
     sitgo = models.ForeignKey(SitGo, on_delete=models.CASCADE, related_name="entries")

@@ -36,6 +36,8 @@ logger = logging.getLogger(__name__)
 # A replay normally follows the cancel's signal at once; only a table cancelled
 # this long ago and still not replaced counts as missed by the receiver.
 REPLAY_AFTER = timedelta(seconds=5)
+# An 8-player event's final seats each first-round table's best two.
+FINALISTS_PER_TABLE = 2
 
 
 def _entry_order(row: SitGo) -> dict[int, int]:
@@ -83,7 +85,19 @@ def sitgo_on_table_finished(notice: FinishNotice) -> None:
         game.order = table_order(seats, _entry_order(row))
         game.state = SitGoTable.State.DONE
         game.save(update_fields=["order", "state"])
+        if row.size == 8 and game.round == 1:
+            _release(row, knocked_out=game.order[FINALISTS_PER_TABLE:])
         _advance(row)
+
+
+def _release(row: SitGo, *, knocked_out: list[int]) -> None:
+    """Free the players a first-round table knocked out for other play (online
+    pools, stake tables, arenas, another sit-and-go) while the final is played:
+    no place they can still reach pays. Their place is written with everyone's
+    when the event finishes; a cancelled event still refunds their entry."""
+    SitGoEntry.objects.filter(sitgo=row, user_id__in=knocked_out).update(
+        active_user=None
+    )
 
 
 def _advance(row: SitGo) -> None:
@@ -96,7 +110,9 @@ def _advance(row: SitGo) -> None:
         return
     if row.size == 8 and current == 1:
         ids = [
-            uid for g in sorted(games, key=lambda g: g.number) for uid in g.order[:2]
+            uid
+            for g in sorted(games, key=lambda g: g.number)
+            for uid in g.order[:FINALISTS_PER_TABLE]
         ]
         users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
         tables_open(row, round_number=2, groups=[[users[uid] for uid in ids]])

@@ -140,6 +140,8 @@ def sitgo_page(*, row: SitGo, user: User) -> dict[str, Any]:
             for g in games
         ],
         "current_table": current,
+        "knocked_out": row.state == SitGo.State.RUNNING
+        and any(e.user_id == user.pk and e.active_user_id is None for e in entries),
         "staff_cancelled": row.reason == SitGo.Reason.STAFF,
     }
 

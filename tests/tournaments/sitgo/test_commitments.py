@@ -1,12 +1,14 @@
 """A sit-and-go and the player's other commitments exclude each other: an entry is
 refused while the player searches an online pool or holds a stake seat; a search
 and a stake seat are refused while the player is in a sit-and-go that has not
-finished. Every refusal says why and changes nothing. (An arena game and an
-arena's pairing: tests/tournaments/arenas/test_services.py.)"""
+finished, unless its first round knocked them out. Every refusal says why and
+changes nothing. (An arena game and an arena's pairing:
+tests/tournaments/arenas/test_services.py.)"""
 
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from economy.selectors import wallet_balance
 from games.models import Seat
@@ -24,6 +26,7 @@ from tests.tournaments.sitgo.helpers import (
     play_out,
     snapshot,
 )
+from tournaments.sitgo.commitments import users_in_sitgo
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry
 from tournaments.sitgo.services import sitgo_enter, sitgo_withdraw
@@ -141,4 +144,52 @@ def test_an_entrant_of_a_running_sit_and_go_between_games_stays_committed(
     play_out(final.table_id, capture=django_capture_on_commit_callbacks)
     assert SitGo.objects.get(pk=row.pk).state == SitGo.State.FINISHED
     search_start(user_id=ana.pk, pool_key="draw-2")
+    assert_sound()
+
+
+def test_a_player_knocked_out_in_the_first_round_is_free_while_the_final_is_played(
+    client, funded, django_capture_on_commit_callbacks
+):
+    users = [funded() for _ in range(8)]
+    by_id = {u.pk: u for u in users}
+    row = fill(users, size=8)
+    first, second = live_tables(row, 1)
+    play_out(first.table_id, capture=django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    through, out = first.order[:2], first.order[2:]
+    assert users_in_sitgo(by_id) == set(by_id) - set(out)  # arenas pair them again
+    # The event's page tells the knocked-out players so, and only them.
+    for uid in (out[0], through[0]):
+        client.force_login(by_id[uid])
+        page = client.get(reverse("sitgo", args=[row.pk])).content.decode()
+        assert ("You are free to play elsewhere now" in page) == (uid in out)
+    # Knocked out: free for a search, a stake seat and another sit-and-go.
+    loser, other_loser = by_id[out[0]], by_id[out[1]]
+    search_start(user_id=loser.pk, pool_key="draw-2")
+    search_cancel(user_id=loser.pk)
+    table = stake_sit(user=other_loser, stake=100, shape="block-2")
+    stake_stand(user=other_loser, table_id=table.pk)
+    coins = wallet_balance(user_id=loser.pk)
+    again = sitgo_enter(user=loser, size=4, entry=100)
+    assert wallet_balance(user_id=loser.pk) == coins - 100
+    # Through to the final, which waits for the other table: still committed.
+    before = snapshot()
+    with pytest.raises(StakeError) as err:
+        stake_sit(user=by_id[through[0]], stake=100, shape="block-2")
+    assert "playing a sit-and-go" in err.value.message
+    assert snapshot() == before
+    # The other table knocks out its own two; the final places all eight, the
+    # knocked-out ones included, and leaves the new entry alone.
+    play_out(second.table_id, capture=django_capture_on_commit_callbacks)
+    second.refresh_from_db()
+    finalists = set(first.order[:2] + second.order[:2])
+    assert users_in_sitgo(by_id) == finalists | {loser.pk}  # loser: the new event
+    (final,) = live_tables(row, 2)
+    play_out(final.table_id, capture=django_capture_on_commit_callbacks)
+    assert SitGo.objects.get(pk=row.pk).state == SitGo.State.FINISHED
+    places = dict(SitGoEntry.objects.filter(sitgo=row).values_list("user_id", "place"))
+    assert sorted(places.values()) == list(range(1, 9))
+    assert places[loser.pk] in (5, 6) and places[other_loser.pk] in (7, 8)
+    assert SitGoEntry.objects.get(sitgo_id=again.pk).active_user_id == loser.pk
+    assert users_in_sitgo(by_id) == {loser.pk}
     assert_sound()

@@ -327,6 +327,76 @@ def test_an_entry_racing_a_search_or_a_stake_seat_by_one_player_one_wins(
     audit_clean()
 
 
+# --- a first round's finish frees the players it knocks out
+
+
+def test_a_first_round_ending_as_its_players_enter_elsewhere_frees_the_knocked_out(
+    funded, queued, pushes
+):
+    """The last move of a first-round table (its finish applied after its commit,
+    in the same thread) races every one of its players entering a 4-player
+    sit-and-go, twice each (at once, and a little later): the two through to the
+    final are always refused; a knocked-out player is refused (still held) or
+    enters, once at most, and can enter afterwards."""
+
+    def race(what, user=None, final=None, table_id=0, delay=0.0):
+        time.sleep(delay)
+        if what == "move":
+            return table_services.table_act(
+                table_id=table_id,
+                user=final.user,
+                action=final.action,
+                expected_seq=final.seq,
+            )
+        return sitgo_enter(user=user, size=4, entry=100)
+
+    for attempt in range(3):
+        users = [funded(200) for _ in range(8)]
+        row = fill(users, size=8)
+        first, _second = live_tables(row, 1)
+        seated = {
+            s.position: s.user for s in Seat.objects.filter(table_id=first.table_id)
+        }
+        final = drive_to_last_move(first.table_id, seated, rng=random.Random(attempt))
+        players = list(seated.values())
+        jobs = [("move", None, final, first.table_id)]
+        # Each player tries with the move, and again later: before or after the
+        # finish, as the machine goes (up to when it has surely been applied).
+        later = (0.05, 0.3, 1.5)[attempt]
+        jobs += [("enter", u, None, 0, d) for u in players for d in (0.0, later)]
+        results = run_threads(race, jobs)
+        assert not isinstance(results[0], Exception), results[0]
+        first.refresh_from_db()
+        assert first.state == SitGoTable.State.DONE
+        through, out = set(first.order[:2]), set(first.order[2:])
+        for user in players:
+            tries = [r for job, r in zip(jobs, results, strict=True) if job[1] is user]
+            entered = [r for r in tries if isinstance(r, SitGo)]
+            refused = [r for r in tries if not isinstance(r, SitGo)]
+            assert all(isinstance(r, SitGoError) for r in refused), tries
+            assert {r.code for r in refused} <= {"other_sitgo", "already_entered"}
+            elsewhere = SitGoEntry.objects.filter(user=user).exclude(sitgo=row)
+            if user.pk in through:
+                assert entered == [] and not elsewhere.exists(), tries
+                continue
+            assert len(entered) <= 1, tries
+            if not entered:  # refused while still held: free now
+                sitgo_enter(user=user, size=4, entry=100)
+            assert elsewhere.count() == 1
+        # Every new entry paid once into its event's pot.
+        for other in SitGo.objects.exclude(pk=row.pk).filter(size=4):
+            books_agree(other)
+        assert (
+            set(
+                SitGoEntry.objects.filter(
+                    sitgo=row, active_user__isnull=False
+                ).values_list("user_id", flat=True)
+            )
+            == {u.pk for u in users} - out
+        )
+        assert_sound()
+
+
 # --- the staff's cancel racing the event's own finish
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from economy.models import Transaction
-from economy.selectors import pot_state, wallet_balance
+from economy.selectors import pot_balance, pot_state, wallet_balance
 from games.models import Table
 from tests.tournaments.sitgo.helpers import (
     assert_sound,
@@ -20,7 +20,7 @@ from tests.tournaments.sitgo.helpers import (
 )
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
-from tournaments.sitgo.services import sitgo_staff_cancel
+from tournaments.sitgo.services import sitgo_enter, sitgo_staff_cancel
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +70,31 @@ def test_the_admin_cancels_a_running_sit_and_go_and_refunds_every_entry(
     assert "Go to your table" not in page
     html = client.get(reverse("table", args=[second.table_id])).content.decode()
     assert f'href="/tournaments/sitgo/{row.pk}/" data-event' in html
+    assert_sound()
+
+
+def test_a_player_knocked_out_and_entered_elsewhere_gets_the_entry_back_once(
+    funded, queued, pushes, django_capture_on_commit_callbacks
+):
+    users = [funded(250) for _ in range(8)]
+    row = fill(users, size=8, entry=100)
+    first, _second = live_tables(row, 1)
+    play_out(first.table_id, capture=django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    loser = next(u for u in users if u.pk == first.order[3])
+    coins = wallet_balance(user_id=loser.pk)  # with what the game rewarded
+    elsewhere = sitgo_enter(user=loser, size=4, entry=100)  # free again
+    assert wallet_balance(user_id=loser.pk) == coins - 100
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sitgo_staff_cancel(sitgo_id=row.pk) is True
+    # The cancelled event's entry comes back; the other event keeps its own.
+    assert wallet_balance(user_id=loser.pk) == coins
+    refunds = Transaction.objects.filter(kind="refund", table_ref=row.pot_ref)
+    assert refunds.count() == 8
+    assert pot_state(table_ref=elsewhere.pot_ref) == "open"
+    assert pot_balance(table_ref=elsewhere.pot_ref) == 100
+    assert SitGoEntry.objects.get(sitgo=elsewhere).active_user_id == loser.pk
+    assert SitGo.objects.get(pk=elsewhere.pk).state == SitGo.State.OPEN
     assert_sound()
 
 
