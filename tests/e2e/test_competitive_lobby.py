@@ -184,6 +184,9 @@ def test_the_stake_lobby_says_balance_payout_wait_and_styles_errors(new_page):
     expect(page.locator("#stakes-balance")).to_be_visible()
     both_sizes(page, "stakes-lobby-es")
     page.locator("#stakes-you").get_by_role("button").click()  # Stand up
+    # Stood up for certain, or the seat would wait at an open table for the
+    # next test's Quick seat.
+    expect(page.locator("#stakes-you [data-you]")).to_have_count(0)
 
 
 def test_a_rematch_both_players_accept_seats_them_together(

@@ -53,6 +53,8 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
 
     # The room's chat: a phrase each reads in their language, a typed line.
     ana.reload()
+    for page in (ana, ben):  # chat goes over the presence socket, not queued
+        page.wait_for_function("() => window.dominoSockets?.presence?.isOpen")
     ana.locator("#chat [data-phrase=well_played]").click()
     expect(ana.locator("#chat .chat-log")).to_contain_text(f"{ana_name}: Well played!")
     expect(ben.locator("#chat .chat-log")).to_contain_text(f"{ana_name}: ¡Bien jugado!")

@@ -114,7 +114,7 @@ def test_my_games_lists_a_live_game_and_resume_returns_to_it(new_page):
     # Left, it is listed with its result and opens its history.
     page.on("dialog", lambda dialog: dialog.accept())
     page.locator("#leave").click()
-    page.wait_for_timeout(300)
+    expect(page.locator("#status")).to_contain_text("abandoned")
     page.goto("/games/")
     row = page.locator(f"tr[data-table='{table_id}']")
     expect(row).to_contain_text("Abandoned")
@@ -270,7 +270,9 @@ def test_reduced_motion_turns_the_animations_off(new_page):
     page = new_page()
     page.emulate_media(reduced_motion="reduce")
     signup(page)
-    start_practice(page, "draw", levels=("easy",))
+    # The computer answers after a human's pace: its answer (a draw, a pass)
+    # would otherwise redraw the board before the arrival is read.
+    start_practice(page, "draw", levels=("easy",), speed="normal")
     play_until(page, "f => f.view.layout.root !== null")
     page.wait_for_selector("#board .tile.newest")
     names = page.evaluate(

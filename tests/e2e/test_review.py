@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     signup,
     start_practice,
     wait_for_me,
+    wait_ready,
 )
 
 pytestmark = pytest.mark.e2e
@@ -76,6 +77,7 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     seq = body["moves"][0]["seq"]
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"/tables/{table_id}/")
+    wait_ready(page)  # the leave goes over the table's socket
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#leave").click()
     expect(page.locator("#status")).to_contain_text("abandoned")
