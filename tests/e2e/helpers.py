@@ -187,8 +187,31 @@ def play_tile(page: Page, play: dict, *, keyboard: bool = False) -> None:
             end.click()
 
 
+_PRESS_NEXT_HAND = """seq => {
+  const button = document.getElementById('main-action');
+  if (window.dominoTable.ui.frame.seq !== seq || button.disabled
+      || button.textContent.trim() !== 'Next hand') return false;
+  button.click();
+  return true;
+}"""
+
+
+def _next_hand(page: Page, seq: int) -> str:
+    """Press "Next hand" at the hand's end ``seq``. Any seat starts the next
+    hand, so another page's press may reach this one first: then nothing is
+    done here ('')."""
+    if page.evaluate(_PRESS_NEXT_HAND, seq):
+        return "next_hand"
+    if frame(page)["seq"] != seq:
+        return ""
+    expect(main_button(page)).to_have_text("Next hand")
+    main_button(page).click()
+    return "next_hand"
+
+
 def act_once(page: Page, *, prefer: str | None = None) -> str:
-    """Make one decision by clicking; return what was done ('' when the match ended)."""
+    """Make one decision by clicking; return what was done ('' when nothing was:
+    the match ended, or another seat started the next hand first)."""
     f = wait_for_me(page)
     view = f["view"]
     if view["phase"] == "match_over" or f["table"]["status"] != "playing":
@@ -198,9 +221,7 @@ def act_once(page: Page, *, prefer: str | None = None) -> str:
     seq = f["seq"]
     button = main_button(page)
     if "next_hand" in types:
-        expect(button).to_have_text("Next hand")
-        done = "next_hand"
-        button.click()
+        done = _next_hand(page, seq)
     elif "muggins" in types:
         expect(button).to_have_text(re.compile(r"^Muggins"))
         done = "muggins"
