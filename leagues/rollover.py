@@ -135,8 +135,12 @@ def _divisions_move(places: dict[int, Place], outcomes: dict[int, Outcome]) -> N
         result = outcomes[pk].result
         step = 1 if result == PROMOTED else -1 if result == DEMOTED else 0
         if step and place.user_id is not None:
-            target = DIVISIONS[DIVISIONS.index(place.division) + step]
-            moves[target].append(place.user_id)
+            # Clamped as the PostgreSQL close clamps: zones that promote from the
+            # top division or demote from the bottom one move nobody past them.
+            at = DIVISIONS.index(place.division) + step
+            target = DIVISIONS[min(max(at, 0), len(DIVISIONS) - 1)]
+            if target != place.division:
+                moves[target].append(place.user_id)
     table = Player._meta.db_table
     for target, user_ids in sorted(moves.items()):
         if connection.vendor == "postgresql":

@@ -192,6 +192,38 @@ def test_a_deleted_player_is_dropped_from_the_ranks(make_player, finish_table):
     assert ledger_audit() == []
 
 
+def test_zones_moving_past_the_top_or_bottom_division_move_nobody_past_it(
+    settings, make_player, finish_table
+):
+    settings.LEAGUE_ZONES = {
+        **ZONES,
+        "bronze": {"up": 1, "down": 1, "rewards": [50]},
+        "diamond": {"up": 1, "down": 1, "rewards": [200]},
+    }
+    ana, ben, cy, dee = (make_player() for _ in range(4))
+    Player.objects.bulk_create(
+        [Player(user=ana, division="diamond"), Player(user=ben, division="diamond")]
+    )
+    finish_table(seats=[ana, ben], places=[1, 2], at=W1 + timedelta(hours=1))
+    finish_table(seats=[cy, dee], places=[1, 2], at=W1 + timedelta(hours=2))
+    assert weeks_rollover(now=W1 + timedelta(days=8)) == ["2026-11-16"]
+    results = dict(Membership.objects.values_list("user_id", "result"))
+    assert results == {
+        ana.pk: "promoted",
+        ben.pk: "demoted",
+        cy.pk: "promoted",
+        dee.pk: "demoted",
+    }
+    divisions = dict(Player.objects.values_list("user_id", "division"))
+    assert divisions == {
+        ana.pk: "diamond",  # nowhere above Diamond
+        ben.pk: "platinum",
+        cy.pk: "silver",
+        dee.pk: "bronze",  # nowhere below Bronze
+    }
+    assert ledger_audit() == []
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_two_rollovers_at_once_on_postgresql(make_player, finish_table):
