@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Seat, Table
+from matchmaking.commitments import committed_elsewhere, player_lock
 from matchmaking.errors import MatchError
 from matchmaking.pools.conduct import free_to_sit_check
 from matchmaking.pools.config import Pool, pool_get
@@ -83,10 +84,16 @@ def rematch_state(*, user_id: int, table_id: int) -> dict[str, Any]:
 def rematch_offer(*, user_id: int, table_id: int) -> dict[str, Any]:
     """Offer (or accept) a rematch; the last person's offer seats both at a new
     table of the same pool. Refused for a table that allows none, or while the
-    person holds another seat, searches or is in cooldown."""
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    person holds another seat, searches, is in cooldown or is committed elsewhere
+    (a sit-and-go: ``matchmaking.commitments``). Both people's commitment locks
+    are taken first (in id order), then the finished table's row, so a sit-and-go
+    entry racing the rematch by either of them is seen by one or the other."""
     seats = list(Seat.objects.filter(table_id=table_id))
     people = _people(seats)
+    if people is not None and user_id in people:
+        for person in sorted(people):
+            player_lock(user_id=person)
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
     pool = _pool_of(table_id)
     if table is None or people is None or user_id not in people or pool is None:
         raise MatchError("no_rematch", _("This table has no rematch."))
@@ -95,6 +102,8 @@ def rematch_offer(*, user_id: int, table_id: int) -> dict[str, Any]:
     if not _open(table):
         raise MatchError("no_rematch", _("The time for a rematch is over."))
     free_to_sit_check(user_id=user_id)
+    if reason := committed_elsewhere(user_id):
+        raise MatchError("busy_elsewhere", reason)
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError(
             "already_searching",
@@ -126,6 +135,11 @@ def _seat_rematch(*, table_id: int, pool: Pool, people: list[int]) -> None:
             raise MatchError(
                 "other_seated",
                 _("The other player has sat down at another table meanwhile."),
+            )
+        if committed_elsewhere(user_id):
+            raise MatchError(
+                "other_busy",
+                _("The other player has entered another event meanwhile."),
             )
     ratings = {uid: _rating(uid, pool.variant) for uid in people}
     (new,) = groups_seat(

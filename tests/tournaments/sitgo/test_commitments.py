@@ -11,17 +11,20 @@ import pytest
 from django.urls import reverse
 
 from economy.selectors import wallet_balance
-from games.models import Seat
+from games.models import Seat, Table
 from matchmaking.errors import MatchError, StakeError
 from matchmaking.pools import services as pools
-from matchmaking.pools.models import Search
+from matchmaking.pools.models import RematchOffer, Search
+from matchmaking.pools.rematch import rematch_offer
 from matchmaking.pools.services import search_cancel, search_start
 from matchmaking.stakes import services as stakes
 from matchmaking.stakes.models import StakeSitter, StakeTable
 from matchmaking.stakes.services import stake_sit, stake_stand
+from tests.matchmaking.test_competitive_pages import finished_online
 from tests.tournaments.sitgo.helpers import (
     assert_sound,
     fill,
+    fund,
     live_tables,
     play_out,
     snapshot,
@@ -192,4 +195,36 @@ def test_a_player_knocked_out_in_the_first_round_is_free_while_the_final_is_play
     assert places[loser.pk] in (5, 6) and places[other_loser.pk] in (7, 8)
     assert SitGoEntry.objects.get(sitgo_id=again.pk).active_user_id == loser.pk
     assert users_in_sitgo(by_id) == {loser.pk}
+    assert_sound()
+
+
+def test_a_rematch_is_refused_to_an_entrant_and_once_the_other_has_entered(
+    make_user, django_capture_on_commit_callbacks
+):
+    table, ana, ben = finished_online(make_user, django_capture_on_commit_callbacks)
+    fund(ana.pk, 1000)
+    rematch_offer(user_id=ana.pk, table_id=table.pk)
+    row = sitgo_enter(user=ana, size=4, entry=100)  # an offer commits nobody
+
+    def refused(user) -> MatchError:
+        before = (books(), list(RematchOffer.objects.values_list("user_id")))
+        tables = Table.objects.count()
+        with pytest.raises(MatchError) as err:
+            rematch_offer(user_id=user.pk, table_id=table.pk)
+        assert (books(), list(RematchOffer.objects.values_list("user_id"))) == before
+        assert Table.objects.count() == tables
+        return err.value
+
+    # Ben's acceptance would seat Ana at a second game: refused, in his words.
+    error = refused(ben)
+    assert error.code == "other_busy"
+    assert error.message == "The other player has entered another event meanwhile."
+    # Ana herself is told why.
+    error = refused(ana)
+    assert error.code == "busy_elsewhere" and "withdraw" in error.message
+    # Withdrawn, she is free: Ben's acceptance seats them both.
+    sitgo_withdraw(user=ana, sitgo_id=row.pk)
+    state = rematch_offer(user_id=ben.pk, table_id=table.pk)
+    seated = Seat.objects.filter(table_id=state["table"]).values_list("user_id")
+    assert {uid for (uid,) in seated} == {ana.pk, ben.pk}
     assert_sound()

@@ -3,6 +3,7 @@ the payout stay exact under races, and the ledger audit stays clean."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections import Counter
@@ -20,7 +21,7 @@ from games.models import Seat, Table
 from tests.economy.conftest import assert_sound as ledger_sound
 from tests.economy.test_postgres import run_threads
 from tests.matchmaking.stakes.helpers import drive_to_last_move
-from tests.tournaments.sitgo.helpers import assert_sound, fill, live_tables
+from tests.tournaments.sitgo.helpers import assert_sound, fill, fund, live_tables
 from tournaments.sitgo.errors import SitGoError
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 from tournaments.sitgo.rounds import sitgo_on_table_finished
@@ -324,6 +325,56 @@ def test_an_entry_racing_a_search_or_a_stake_seat_by_one_player_one_wins(
             stake_stand(user=ana, table_id=elsewhere.pk)
         assert wallet_balance(user_id=ana.pk) == 200
     assert sum(wins.values()) == 8, wins
+    audit_clean()
+
+
+def test_an_entry_racing_the_other_players_rematch_acceptance_one_wins(
+    make_user, commitments_quiet
+):
+    """Ana has offered a rematch; her sit-and-go entry races Ben's acceptance,
+    which would seat her at a new online table. One of them wins, the other is
+    refused in words, and she is never both entered and seated."""
+    from core.refusals import Refusal
+    from matchmaking.pools.rematch import rematch_offer
+    from tests.matchmaking.test_competitive_pages import finished_online
+
+    def unchecked(**_):
+        return contextlib.nullcontext()
+
+    def race(what, user, table_id):
+        if what == "enter":
+            return sitgo_enter(user=user, size=4, entry=100)
+        return rematch_offer(user_id=user.pk, table_id=table_id)
+
+    def users_of(attempt):
+        return lambda name: make_user(f"{name}{attempt}")
+
+    wins: Counter[str] = Counter()
+    for attempt in range(6):
+        table, ana, ben = finished_online(users_of(attempt), unchecked)
+        fund(ana.pk, 100)
+        coins = wallet_balance(user_id=ana.pk)  # with what the table rewarded
+        rematch_offer(user_id=ana.pk, table_id=table.pk)
+        entered, accepted = run_threads(
+            race, [("enter", ana, table.pk), ("accept", ben, table.pk)]
+        )
+        in_sitgo = SitGoEntry.objects.filter(active_user=ana).exists()
+        new_table = Seat.objects.filter(
+            user=ana, table__status=Table.Status.PLAYING
+        ).exists()
+        assert in_sitgo + new_table == 1, (entered, accepted)
+        loser = accepted if in_sitgo else entered
+        assert isinstance(loser, Refusal), (entered, accepted)
+        assert loser.code in ("other_busy", "busy_elsewhere"), loser.code
+        assert wallet_balance(user_id=ana.pk) == coins - (100 if in_sitgo else 0)
+        wins["sitgo" if in_sitgo else "rematch"] += 1
+        if in_sitgo:  # free her for the next attempt
+            sitgo_withdraw(user=ana, sitgo_id=entered.pk)
+        else:
+            Table.objects.filter(pk=accepted["table"]).update(
+                status=Table.Status.FINISHED, finished_at=timezone.now()
+            )
+    assert sum(wins.values()) == 6, wins
     audit_clean()
 
 
