@@ -28,6 +28,7 @@ from games.earning import unpaid_reasons
 from games.models import FinishStep, Seat, Table
 from games.results import seat_results
 from games.signals import SeatResult
+from games.stores import table_alias, table_store
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +116,10 @@ def table_finish(*, table: Table, seats: Sequence[Seat], state: engine.State) ->
         simulated=any(s.simulated for s in seats),
         results=results,
     )
-    transaction.on_commit(lambda: finish_apply(notice=notice, names=names))
+    # After the commit of the transaction this runs in: the table store's.
+    transaction.on_commit(
+        lambda: finish_apply(notice=notice, names=names), using=table_alias()
+    )
 
 
 def finish_apply(*, notice: FinishNotice, names: Sequence[str]) -> None:
@@ -132,15 +136,16 @@ def finish_step_apply(
     call applied it.
 
     Its row is locked (skipping one another process holds: that process is applying
-    it), the consequence runs, and the row is marked done, all in one transaction:
-    a crash anywhere leaves the step undone and nothing of it written.
+    it), the consequence runs, and the row is marked done, all in one transaction
+    of the table's store (``games.stores``): with the one store, the default
+    database, a crash anywhere leaves the step undone and nothing of it written.
     """
     owed = _registry.get(name)
     if owed is None:
         logger.error("table %s owes %r, which nothing registered", table_id, name)
         return False
     try:
-        with transaction.atomic():
+        with table_store(table_id) as alias, transaction.atomic(using=alias):
             step = (
                 FinishStep.objects.select_for_update(skip_locked=True)
                 .filter(table_id=table_id, name=name, done_at__isnull=True)
@@ -153,9 +158,11 @@ def finish_step_apply(
             step.save(update_fields=["done_at"])
     except Exception as exc:
         logger.exception("table %s: finishing step %s failed", table_id, name)
-        FinishStep.objects.filter(table_id=table_id, name=name).update(
-            attempts=F("attempts") + 1, error=f"{type(exc).__name__}: {exc}"[:500]
-        )
+        with table_store(table_id):
+            FinishStep.objects.filter(table_id=table_id, name=name).update(
+                attempts=F("attempts") + 1,
+                error=f"{type(exc).__name__}: {exc}"[:500],
+            )
         return False
     return True
 

@@ -27,6 +27,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
+from django.core.checks import CheckMessage, Error
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Model
 
@@ -65,6 +66,27 @@ def _of_store(model: type[Model] | Model) -> bool:
     """Whether ``model`` (a class or an instance, even a lazy one) lives in the
     table store."""
     return model._meta.label_lower in TABLE_STORE_MODELS
+
+
+def stores_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """A system check: more than one table store is refused until tables are
+    created in their store, the finish's consequences, the sweeps and the pages
+    that list tables read every store (docs/capacity.md). With the router alone,
+    a table created in ``default`` under an id another store owns could not be
+    found by its own moves."""
+    aliases = list(getattr(settings, "TABLE_DATABASES", [DEFAULT_DB_ALIAS]))
+    if aliases == [DEFAULT_DB_ALIAS]:
+        return []
+    return [
+        Error(
+            f"TABLE_DATABASES lists {aliases!r}: only ['default'] is supported "
+            "end to end.",
+            hint="Several table stores still need table creation, the finish's "
+            "consequences, the sweeps and the listing pages to choose or read "
+            "every store; see docs/capacity.md.",
+            id="games.E001",
+        )
+    ]
 
 
 class TableStoreRouter:

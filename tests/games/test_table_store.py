@@ -4,21 +4,24 @@ server, made and migrated for the test)."""
 
 from __future__ import annotations
 
+import random
 import tempfile
 from copy import deepcopy
 from pathlib import Path
 
 import pytest
+from django.core.checks import run_checks
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.utils import load_backend
 
-from games import engine
+from games import engine, finish
 from games.errors import TableError
-from games.models import Seat, Table, TableEvent
+from games.models import FinishStep, Seat, Table, TableEvent
 from games.names import seat_display_name
 from games.services import SeatTaker, table_act, table_seated_create, table_tick
-from games.stores import table_database
+from games.stores import stores_check, table_database, table_store
+from tests.matchmaking.stakes.helpers import drive_to_last_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -171,6 +174,50 @@ def test_a_refused_move_changes_nothing_in_the_store(
     stored.refresh_from_db(using=STORE)
     assert stored.seq == 1
     assert TableEvent.objects.using(STORE).filter(table_id=table_id).count() == 1
+
+
+def test_a_finishing_move_applies_its_consequences_after_the_stores_commit(
+    second_store, make_user, queued, pushes, monkeypatch
+):
+    """The finish's consequences run once the move's transaction in the table's
+    store has committed (they see the table finished), and each step is locked
+    and marked done in that store."""
+    seen: list[tuple[str, bool]] = []
+
+    def probe(notice) -> None:
+        table = Table.objects.get(pk=notice.table_id)  # routed to the store
+        seen.append((table.status, connections[STORE].in_atomic_block))
+
+    monkeypatch.setattr(finish, "_registry", {})
+    finish.consequence_register("probe", probe, modes=(Table.Mode.ONLINE,))
+    ana, ben = make_user("ana"), make_user("ben")
+    table_id = _stored_table([SeatTaker(user=ana), SeatTaker(user=ben)])
+    with table_store(table_id):
+        last = drive_to_last_move(table_id, {0: ana, 1: ben}, rng=random.Random(2))
+    assert seen == []
+    with connections[DEFAULT_DB_ALIAS].execute_wrapper(_no_query):
+        table_act(
+            table_id=table_id,
+            user=last.user,
+            action=last.action,
+            expected_seq=last.seq,
+        )
+    # Run after the commit, inside the step's own transaction of the store.
+    assert seen == [(Table.Status.FINISHED, True)]
+    step = FinishStep.objects.using(STORE).get(table_id=table_id)
+    assert step.name == "probe" and step.done_at is not None
+    assert not FinishStep.objects.filter(table_id=table_id).exists()
+    # Asked again (the sweep's way), it is not applied twice.
+    assert finish.finish_step_apply(table_id=table_id, name="probe") is False
+    assert len(seen) == 1
+
+
+def test_the_system_check_refuses_several_table_stores(settings):
+    assert stores_check() == []
+    settings.TABLE_DATABASES = [DEFAULT_DB_ALIAS, STORE]
+    (error,) = stores_check()
+    assert error.id == "games.E001" and "docs/capacity.md" in error.hint
+    assert error in run_checks()
 
 
 def test_a_seat_keeps_its_players_name(make_user, queued, pushes):
