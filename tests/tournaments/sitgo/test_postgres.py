@@ -335,6 +335,7 @@ def test_an_entry_racing_the_other_players_rematch_acceptance_one_wins(
     which would seat her at a new online table. One of them wins, the other is
     refused in words, and she is never both entered and seated."""
     from core.refusals import Refusal
+    from games.services import table_cancel
     from matchmaking.pools.rematch import rematch_offer
     from tests.matchmaking.test_competitive_pages import finished_online
 
@@ -371,9 +372,7 @@ def test_an_entry_racing_the_other_players_rematch_acceptance_one_wins(
         if in_sitgo:  # free her for the next attempt
             sitgo_withdraw(user=ana, sitgo_id=entered.pk)
         else:
-            Table.objects.filter(pk=accepted["table"]).update(
-                status=Table.Status.FINISHED, finished_at=timezone.now()
-            )
+            table_cancel(table_id=accepted["table"], reason="fault")
     assert sum(wins.values()) == 6, wins
     audit_clean()
 
