@@ -100,6 +100,19 @@ def make_user(django_user_model):
     return make
 
 
+@pytest.fixture
+def funded(make_user):
+    """A new player with ``coins`` in the wallet (minted for the test)."""
+    from tests.economy.conftest import fund
+
+    def make(coins: int = 1000):
+        user = make_user()
+        fund(user.pk, coins)
+        return user
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def celery_worker_session(django_db_setup, django_db_blocker):
     """The embedded default's in-process worker, or a real ``celery worker`` process.

@@ -31,16 +31,3 @@ def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
     from matchmaking.stakes import services as stakes
 
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
-
-
-@pytest.fixture
-def funded(make_user):
-    """A new player with ``coins`` in the wallet."""
-    from tests.matchmaking.stakes.helpers import fund
-
-    def make(coins: int = 1000):
-        user = make_user()
-        fund(user.pk, coins)
-        return user
-
-    return make
