@@ -1,10 +1,14 @@
-"""Who may see a table: its page, its socket, its history and its log.
+"""Who may see a table: its page, its socket, its fair deal, its history and its log.
 
-Anyone signed in may watch a table, unless the app that owns its kind of table
-registered a check for its mode (friend rooms: their members and invitees, or
-anyone if the host allows spectators). A player seated at the table may always see
-it. The registry keeps ``games`` free of the apps that own the tables' books
-(``matchmaking`` registers its check in ``MatchmakingConfig.ready``).
+Anyone signed in may watch a table, unless its mode has a check. A practice table
+is its player's alone: its page, ``fair.json``, socket, history and log, and once
+it has ended its replay, review and record (``games.replays.access`` and
+``games.reviews.access`` start from this rule, adding only the share link its
+player hands out). The app that owns another kind of table may register a check
+(friend rooms: their members and invitees, or anyone if the host allows
+spectators); the registry keeps ``games`` free of the apps that own the tables'
+books (``matchmaking`` registers its check in ``MatchmakingConfig.ready``). A
+player seated at the table may always see it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,14 @@ from games.rows import table_with_seats
 # A check answers whether a user who is not seated at the table may see it.
 WatchCheck = Callable[[Table, Any], bool]
 
-_checks: dict[str, WatchCheck] = {}
+
+def _nobody_else(table: Table, user: Any) -> bool:
+    """A practice table: its player plays alone against the computer, and nobody
+    else sees the game (friends' watch lists leave it out too)."""
+    return False
+
+
+_checks: dict[str, WatchCheck] = {Table.Mode.PRACTICE: _nobody_else}
 
 
 def watch_check_register(mode: str, check: WatchCheck) -> None:

@@ -2,9 +2,10 @@
 
 Once a table has ended: an online or stake table, anyone (signed in or not); a
 friend room, whoever could see the room's table (its members and invitees, or
-anyone signed in if its host lets people watch); a practice table, its player, and
-anyone holding the share link its player copies from the replay page. Nobody
-watches the replay of a table still in play: it would show every hand.
+anyone signed in if its host lets people watch); a practice table, whoever may see
+it (its player: ``games.watchers``), and anyone holding the share link its player
+copies from the replay page. Nobody watches the replay of a table still in play:
+it would show every hand.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.core import signing
 from django.http import Http404
 from django.utils.translation import gettext
 
-from games.models import Seat, Table
+from games.models import Table
 from games.watchers import table_may_see
 
 ENDED = (Table.Status.FINISHED, Table.Status.CANCELLED)
@@ -49,11 +50,9 @@ def replay_may_see(*, table: Table, user: Any, share: str | None = None) -> bool
         return False
     if table.mode in PUBLIC_MODES:
         return True
+    if table.mode == Table.Mode.PRACTICE and _share_valid(table, share):
+        return True
     signed_in = getattr(user, "is_authenticated", False)
-    if table.mode == Table.Mode.PRACTICE:
-        if _share_valid(table, share):
-            return True
-        return bool(signed_in and Seat.objects.filter(table=table, user=user).exists())
     return bool(signed_in and table_may_see(table=table, user=user))
 
 

@@ -4,7 +4,8 @@ A review shows every tile of its hand, so it opens when the replay does
 (``games.replays.access``): once the table has ended, to whoever may watch its
 replay. A practice table is the exception: its player may read the review of
 each hand as soon as that hand is over, while the match goes on (nobody else
-plays there, nothing is at stake). Never while a friend, online or stake table
+plays there, nothing is at stake, and nobody else sees the table:
+``games.watchers``). Never while a friend, online or stake table
 is in play: the review says what the others held and how they play.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import gettext
 
-from games.models import Seat, Table
+from games.models import Table
 from games.replays.access import ENDED, replay_may_see
 from games.reviews.steps import hands_finished
 from games.watchers import table_may_see
@@ -31,10 +32,7 @@ def review_may_see(*, table: Table, user: Any, share: str | None = None) -> bool
         return replay_may_see(table=table, user=user, share=share)
     if table.mode != Table.Mode.PRACTICE:
         return False
-    return bool(
-        getattr(user, "is_authenticated", False)
-        and Seat.objects.filter(table=table, user=user).exists()
-    )
+    return table_may_see(table=table, user=user)
 
 
 def review_table_or_404(

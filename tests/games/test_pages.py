@@ -14,7 +14,7 @@ from games import engine
 from games.models import Seat, Table
 from games.services import table_practice_create
 from games.stats import practice_stats
-from tests.support.tables import drive
+from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
 
@@ -154,13 +154,16 @@ def test_table_page_needs_login_and_knows_the_seat(client, player, make_user):
     assert config["ws"] == f"/ws/tables/{table.pk}/"
     assert 'id="table-config"' in response.content.decode()
     assert "js/table/main.js" in response.content.decode()
-    other = make_user("bob")
-    client.force_login(other)
-    response = client.get(url)
+    # Someone else's practice table is as missing as a table that does not exist;
+    # someone else's online table opens to a spectator, without a seat.
+    client.force_login(make_user("bob"))
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("table", args=[table.pk + 99])).status_code == 404
+    online, _, _ = two_human_table(make_user, mode="online")
+    response = client.get(reverse("table", args=[online.pk]))
     assert response.status_code == 200
     assert response.context["config"]["seat"] is None
     assert response.context["config"]["rematch"] is None
-    assert client.get(reverse("table", args=[table.pk + 99])).status_code == 404
 
 
 def finished_practice(user, levels, *, won: bool, variant="draw"):

@@ -38,10 +38,22 @@ function height() {
   return Number.isFinite(value) ? Math.min(1600, Math.max(400, value)) : 680;
 }
 
+const FRAME_TAG = "iframe";
+
+// An attribute's value as HTML text (what outerHTML would write).
+function attributeText(value) {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
+}
+
 function update() {
   const url = frameUrl();
-  // Built as an element (never shown here), so every attribute is escaped.
-  const frame = document.createElement("iframe");
+  // Written as text, each value escaped: an <iframe> element made here to be
+  // serialised would need a style attribute, which this page's Content Security
+  // Policy refuses (and reports) even on an element never shown.
   const attributes = {
     src: url,
     width: "100%",
@@ -50,8 +62,10 @@ function update() {
     title: config.title,
     loading: "lazy",
   };
-  for (const [name, value] of Object.entries(attributes)) frame.setAttribute(name, value);
-  snippet.value = frame.outerHTML;
+  const text = Object.entries(attributes)
+    .map(([name, value]) => `${name}="${attributeText(value)}"`)
+    .join(" ");
+  snippet.value = `<${FRAME_TAG} ${text}></${FRAME_TAG}>`;
   const previewUrl = new URL(url);
   if (preview.src !== previewUrl.href) preview.src = previewUrl.pathname + previewUrl.search;
   copied.textContent = "";
