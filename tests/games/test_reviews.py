@@ -53,7 +53,8 @@ def finished_practice(user, *, variant="all_fives", seed=1):
 
 
 def test_a_hands_steps_replay_its_log(make_user, queued):
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     assert hands_finished(table=table) >= 1
     hs = hand_steps(table=table, hand=1)
     assert hs.finished and hs.steps
@@ -72,10 +73,11 @@ def test_a_hands_steps_replay_its_log(make_user, queued):
 def test_one_review_per_hand_and_the_task_runs_it_once(
     make_user, queued, sent, tiny, django_capture_on_commit_callbacks
 ):
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     with django_capture_on_commit_callbacks(execute=True):
-        first = review_request(table=table, hand=1)
-        again = review_request(table=table, hand=1)
+        first = review_request(table=table, hand=1, user=owner)
+        again = review_request(table=table, hand=1, user=owner)
     assert first.pk == again.pk
     assert HandReview.objects.filter(table=table).count() == 1
     assert sent == [("games.review_hand", (first.pk,), services.settings.REVIEW_QUEUE)]
@@ -89,13 +91,14 @@ def test_one_review_per_hand_and_the_task_runs_it_once(
     assert review_run(review_id=first.pk) is False
     # Done: asking again queues nothing.
     with django_capture_on_commit_callbacks(execute=True):
-        review_request(table=table, hand=1)
+        review_request(table=table, hand=1, user=owner)
     assert len(sent) == 1
 
 
 def test_the_task_writes_its_progress(make_user, queued, sent, tiny, monkeypatch):
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
     seen: list[int] = []
     real = services.hand_review_with
 
@@ -113,8 +116,9 @@ def test_the_task_writes_its_progress(make_user, queued, sent, tiny, monkeypatch
 
 
 def test_a_failed_review_says_so(make_user, queued, sent, monkeypatch):
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
 
     def broken(*a, **k):
         raise RuntimeError("boom")
@@ -132,7 +136,8 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
     from games.services import transitions
 
     monkeypatch.setattr(transitions, "tick_job", lambda *a: None)
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     if connection.vendor == "sqlite":
         # SQLite's test database is one in-memory connection: threads share it.
         pytest.skip("needs a database with a connection per thread")
@@ -143,7 +148,7 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
     def ask():
         try:
             barrier.wait()
-            ids.append(review_request(table=table, hand=1).pk)
+            ids.append(review_request(table=table, hand=1, user=owner).pk)
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -162,8 +167,9 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
 
 def test_a_review_run_twice_at_once_runs_once(make_user, queued, sent, tiny):
     """The row moves from queued to running once: a later delivery sees it taken."""
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
     HandReview.objects.filter(pk=row.pk).update(status=HandReview.Status.RUNNING)
     assert review_run(review_id=row.pk) is False
     assert HandReview.objects.get(pk=row.pk).result is None
@@ -283,16 +289,13 @@ def test_the_json_before_any_review_queues_nothing(client, make_user, queued, se
 def test_the_page_of_a_done_review(client, make_user, queued, sent, tiny):
     owner = make_user("owner")
     table = finished_practice(owner)
-    row = review_request(table=table, hand=1)
+    row = review_request(table=table, hand=1, user=owner)
     review_run(review_id=row.pk)
     row.refresh_from_db()
-    # A labelled decision, whatever the tiny budget found.
+    # A labelled decision, settled, whatever the tiny budget found.
     data = row.result
     d = data["decisions"][0]
-    d["label"], d["loss"] = "blunder", 25.0
-    data["seats"][d["seat"]]["mistakes"] = [
-        {"step": d["step"], "label": "blunder", "loss": 25.0}
-    ]
+    d["label"], d["loss"], d["exact"], d["match_point"] = "blunder", 25.0, True, False
     HandReview.objects.filter(pk=row.pk).update(result=data)
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
@@ -315,7 +318,7 @@ def test_the_page_of_a_done_review(client, make_user, queued, sent, tiny):
 def test_the_page_in_spanish(client, make_user, queued, sent, tiny):
     owner = make_user("owner")
     table = finished_practice(owner)
-    review_run(review_id=review_request(table=table, hand=1).pk)
+    review_run(review_id=review_request(table=table, hand=1, user=owner).pk)
     client.force_login(owner)
     resp = client.get(
         f"/tables/{table.pk}/review/1/", headers={"accept-language": "es"}
@@ -332,7 +335,7 @@ def test_a_deeper_review_once_per_hand(
     owner = make_user("owner")
     cache.delete(f"review:deep:{owner.pk}")
     table = finished_practice(owner)
-    row = review_request(table=table, hand=1)
+    row = review_request(table=table, hand=1, user=owner)
     review_run(review_id=row.pk)
     client.force_login(owner)
     url = f"/tables/{table.pk}/review/1/deeper/"
@@ -364,7 +367,7 @@ def test_deeper_reviews_are_rate_limited_per_player(
     table = finished_practice(owner, variant="block", seed=4)
     assert hands_finished(table=table) >= 2
     for hand in (1, 2):
-        review_run(review_id=review_request(table=table, hand=hand).pk)
+        review_run(review_id=review_request(table=table, hand=hand, user=owner).pk)
     review_deeper(table=table, hand=1, user=owner)
     with pytest.raises(services.ReviewRefused) as refused:
         review_deeper(table=table, hand=2, user=owner)
@@ -377,7 +380,7 @@ def test_deeper_reviews_are_rate_limited_per_player(
 def test_only_a_player_asks_for_a_deeper_review(client, make_user, queued, sent, tiny):
     table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=50)
     drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3))
-    review_run(review_id=review_request(table=table, hand=1).pk)
+    review_run(review_id=review_request(table=table, hand=1, user=ana).pk)
     client.force_login(make_user("someone"))
     resp = client.post(f"/tables/{table.pk}/review/1/deeper/", follow=True)
     assert "Only the players of this game" in resp.content.decode()
