@@ -1,6 +1,7 @@
 // A review's points as the page's language writes them, the way the server
-// writes them on the review page (games/reviews/numbers.py): one decimal, the
-// minus sign (U+2212) for a negative number, no thousands separator.
+// writes them on the review page (games/reviews/numbers.py): one decimal,
+// rounded half away from zero, the minus sign (U+2212) for a negative number, no
+// thousands separator.
 
 import { formatNumber } from "../i18n.js";
 
@@ -11,5 +12,5 @@ const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1, useGro
 export function formatPoints(value) {
   if (typeof value !== "number" || !Number.isFinite(value)) return String(value ?? "");
   const text = formatNumber(Math.abs(value), ONE_DECIMAL);
-  return Math.round(value * 10) < 0 ? `${MINUS}${text}` : text;
+  return value < 0 && /[1-9]/.test(text) ? `${MINUS}${text}` : text;
 }
