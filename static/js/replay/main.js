@@ -120,8 +120,7 @@ class Replay {
       if (move.match_point) lines.push(el("p", { class: "muted", text: gettext("Match point: valued, not judged.") }));
       else if (!move.settled) {
         lines.push(el("p", { class: "muted", text: gettext("Not settled: the search ran out of its budget.") }));
-      } else if (!move.judged) lines.push(el("p", { class: "muted", text: gettext("Not judged.") }));
-      else if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
+      } else if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
       else {
         lines.push(
           el("p", {
