@@ -38,7 +38,8 @@ def _with_share(url: str, share: str | None) -> str:
 
 
 def table_review(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
-    """The review page of hand ``hand``; queues the review on first sight."""
+    """The review page of hand ``hand``; queues the review on a signed-in
+    player's first sight (``services.review_request``), else says how to get it."""
     share = _share(request)
     try:
         table = review_table_or_404(
