@@ -158,8 +158,7 @@ def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]
     out = []
     for seat in range(r.seats):
         mine = [(i, d) for i, d in review.decisions if d.seat == seat]
-        # A label stored on a decision that is not judged (a review stored by
-        # an earlier version) is no verdict either.
+        # A label on a decision that is not judged is no verdict either.
         judged = [(i, d) for i, d in mine if d.judged]
         clean = sum(1 for _, d in judged if d.label is None)
         labelled = sorted(

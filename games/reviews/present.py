@@ -7,7 +7,8 @@ Only a *judged* decision (``games.review.single``: solved to the end of the hand
 on every deal, not at a match point) shows a best option and a label, and only
 judged decisions count in a seat's accuracy; the others are shown with their
 values and the reason they have no verdict. The summaries are derived here from
-the stored decisions, so a review stored before this rule reads by it too."""
+the stored decisions, so every stored review reads by this rule, whatever
+summary and labels it holds."""
 
 from __future__ import annotations
 
@@ -264,8 +265,8 @@ def _judged(d: dict[str, Any]) -> bool:
 
 
 def _label(d: dict[str, Any]) -> str | None:
-    """A stored decision's label, if it is judged (a review stored before the
-    rule may hold a label on a decision that is not)."""
+    """A stored decision's label, if it is judged: a label stored on a decision
+    that is not judged is no verdict."""
     label = d.get("label")
     return str(label) if label and _judged(d) else None
 
@@ -323,7 +324,8 @@ def review_moves(*, row: HandReview) -> list[dict[str, Any]]:
                 "match_point": bool(d["match_point"]),
                 "label": label,
                 "label_text": str(LABEL_WORDS[label]) if label else "",
-                "loss": round(d["loss"], 1) if judged else None,
+                # Unrounded: the browser rounds it as ``numbers`` does.
+                "loss": d["loss"] if judged else None,
                 "chosen": action_words(chosen),
                 "best": action_words(best) if judged else None,
                 "best_is_chosen": judged and d["best"] == d["chosen"],
