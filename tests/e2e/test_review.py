@@ -108,3 +108,22 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     expect(panel.get_by_role("link", name="Open this hand's review")).to_have_attribute(
         "href", f"/tables/{table_id}/review/1/"
     )
+
+    # In Italian the replay's review panel writes points as the review page does:
+    # the module it loads formats them in the page's language.
+    choose_language(page, "it")
+    page.goto(f"/tables/{table_id}/replay/#seq-{seq}")
+    expect(panel.get_by_role("link")).to_have_attribute(
+        "href", f"/tables/{table_id}/review/1/"
+    )
+    written = page.evaluate(
+        """async () => {
+          const url = performance.getEntriesByType("resource")
+            .map((entry) => entry.name)
+            .find((name) => /\\/js\\/review\\/numbers[.\\w]*\\.js$/.test(name));
+          const { formatPoints } = await import(url);
+          return [formatPoints(-41.6), formatPoints(40.2), formatPoints(21.25)];
+        }"""
+    )
+    assert written == ["\u221241,6", "40,2", "21,3"]
+    choose_language(page, "en")
