@@ -237,6 +237,9 @@ REVIEW_QUEUE = f"{DEPLOYMENT_PREFIX}.reviews"
 CELERY_TASK_ROUTES = {"games.review_hand": {"queue": REVIEW_QUEUE}}
 # Deeper reviews a player may ask for per hour.
 REVIEW_DEEP_PER_HOUR = env.int("REVIEW_DEEP_PER_HOUR", default=5)
+# Reviews a signed-in player may queue per hour (by opening a hand's review page);
+# a visitor who is not signed in never queues one, only reads those already made.
+REVIEW_REQUESTS_PER_HOUR = env.int("REVIEW_REQUESTS_PER_HOUR", default=20)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True

@@ -6,11 +6,13 @@ summary per seat; ``review_from_json`` reads the review part back (the summary
 is derived, so it is not read). Pure like the rest of the package: the worker
 stores the dict, the pages turn it into words.
 
-A seat's summary: its decisions (those with more than one option), its
-*accuracy* (the share of them that no label marks: within the inaccuracy
-threshold, or within the sampling noise, or valued at a match point), its
-three biggest mistakes (labelled decisions, largest loss first, with their step
-indexes) and its luck (its side's, from ``luck``).
+A seat's summary: its decisions (those with more than one option), how many
+of them were *judged* (``single``: solved to the end of the hand, not at a
+match point), its *accuracy* (the share of the judged ones that no label marks:
+within the inaccuracy threshold or within the sampling noise; ``None`` when
+none was judged, so a hand whose decisions could not be judged claims no
+accuracy), its three biggest mistakes (labelled decisions, largest loss first,
+with their step indexes) and its luck (its side's, from ``luck``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from games.review.model import Finish
 from games.review.single import DecisionReview, OptionValue
 from games.review.solver import Solution
 
-VERSION = 1
+# 2: summaries count only judged decisions ("judged"); labels only on them.
+VERSION = 2
 BIGGEST = 3
 
 
@@ -155,9 +158,11 @@ def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]
     out = []
     for seat in range(r.seats):
         mine = [(i, d) for i, d in review.decisions if d.seat == seat]
-        clean = sum(1 for _, d in mine if d.label is None)
+        # A label on a decision that is not judged is no verdict either.
+        judged = [(i, d) for i, d in mine if d.judged]
+        clean = sum(1 for _, d in judged if d.label is None)
         labelled = sorted(
-            ((i, d) for i, d in mine if d.label is not None),
+            ((i, d) for i, d in judged if d.label is not None),
             key=lambda x: (-x[1].loss, x[0]),
         )
         side = r.side_of[seat]
@@ -166,9 +171,10 @@ def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]
                 "seat": seat,
                 "side": side,
                 "decisions": len(mine),
-                "accuracy": None if not mine else round(100 * clean / len(mine)),
+                "judged": len(judged),
+                "accuracy": None if not judged else round(100 * clean / len(judged)),
                 "labels": {
-                    label: sum(1 for _, d in mine if d.label == label)
+                    label: sum(1 for _, d in judged if d.label == label)
                     for label in ("inaccuracy", "mistake", "blunder")
                 },
                 "mistakes": [

@@ -7,9 +7,9 @@ ends), the result of the action taken, and whether the action *changed* it:
 whether the mover's side gave up margin against the best option. The whole
 hand shares one ``solver.DoubleDummy`` (one deal), so the later positions
 reuse the work of the earlier ones. A value that needed a depth limit says so
-(``Solution.exact``); a step is marked as a change only when the options were
-valued exactly or the loss is at least ``HEURISTIC_SLACK`` points (a
-depth-limited comparison may shift a point or two between lines).
+(``Solution.exact``); a step is marked as a change only when every option was
+valued exactly: a depth-limited comparison is a heuristic guess, never a
+verdict.
 
 The face-up line knows what no player knew: it is the hand's truth, not a
 judgement of the decisions (``single`` is that).
@@ -31,7 +31,6 @@ from games.review.solver import (
     preferred,
 )
 
-HEURISTIC_SLACK = 2.0
 LIVE = ("play", "claim", "close")
 
 
@@ -99,7 +98,7 @@ def face_up_line(
                 if len(vals) > 1
                 else (),
                 loss=loss,
-                changed=loss > 0 and (exact or loss >= HEURISTIC_SLACK),
+                changed=loss > 0 and exact,
             )
         )
     return out
@@ -123,4 +122,4 @@ def _out_of_turn(
     return FaceUpStep(i, seat, action, before, after, (), 0.0, False)
 
 
-__all__ = ["HEURISTIC_SLACK", "FaceUpStep", "face_up_line"]
+__all__ = ["FaceUpStep", "face_up_line"]

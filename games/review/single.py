@@ -26,9 +26,16 @@ Every option is valued on the same deals (common random numbers), and the
 random stream of a decision is seeded from the review's ``seed``, the hand and
 the decision's place in it: the same hand and seed give the same review.
 
-A decision in a hand that can decide the match (a side's score plus what some
-option is expected to bring it reaches the target) is valued but not labelled
-(``match_point``): the solver values hand points, not match wins.
+A decision is *judged* (may be labelled, may be called accurate, has a best
+option) only when every deal was solved to the end of the hand and the hand
+cannot decide the match:
+
+* a depth-limited value (``exact`` false) is a heuristic guess of the hand's
+  end; it is shown as an estimate, never as a verdict: the search could not
+  settle the decision within its budget;
+* a decision in a hand that can decide the match (a side's score plus what
+  some option is expected to bring it reaches the target) is valued but not
+  judged (``match_point``): the solver values hand points, not match wins.
 """
 
 from __future__ import annotations
@@ -77,11 +84,11 @@ class DecisionReview:
 
     ``options`` in ``legal_actions`` order; ``chosen`` and ``best`` index it.
     ``loss`` (>= 0) is the best value minus the chosen one's, ``error`` its
-    standard error; ``label`` is ``labels.label_for``'s (``None`` at a match
-    point). ``samples``: deals drawn for the estimate, ``distinct``: the
-    different deals among them (resampling by weight repeats the likely ones);
-    ``effective``: the weighed pool's effective size (the deals drawn when
-    nothing was weighed). ``exact``: every
+    standard error; ``label`` is ``labels.label_for``'s, ``None`` for a
+    decision not ``judged`` (module docstring). ``samples``: deals drawn for
+    the estimate, ``distinct``: the different deals among them (resampling by
+    weight repeats the likely ones); ``effective``: the weighed pool's
+    effective size (the deals drawn when nothing was weighed). ``exact``: every
     deal solved to the end of the hand; else ``depth`` is the shallowest
     depth limit used (tiles placed)."""
 
@@ -99,6 +106,18 @@ class DecisionReview:
     exact: bool
     depth: int | None
     match_point: bool
+
+    @property
+    def judged(self) -> bool:
+        """Whether the review gives a verdict on this decision: solved to the
+        end of the hand on every deal, and not at a match point."""
+        return decision_judged(exact=self.exact, match_point=self.match_point)
+
+
+def decision_judged(*, exact: bool, match_point: bool) -> bool:
+    """Whether a decision valued ``exact``ly or not, at a ``match_point`` or
+    not, is judged (module docstring): the one rule, for stored reviews too."""
+    return exact and not match_point
 
 
 def options_of(state: State, seat: int) -> list[Action]:
@@ -233,7 +252,9 @@ def review_decision(
         best=best,
         loss=loss,
         error=error,
-        label=None if point else label_for(state.options.variant, loss, error),
+        label=label_for(state.options.variant, loss, error)
+        if decision_judged(exact=exact, match_point=point)
+        else None,
         samples=n,
         distinct=len(deals),
         effective=effective,
@@ -303,6 +324,7 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "DecisionReview",
     "OptionValue",
+    "decision_judged",
     "decision_rng",
     "match_point",
     "options_of",

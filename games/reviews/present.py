@@ -1,7 +1,14 @@
 """A stored review in the reader's words: what the review page and the replay
 viewer show. The stored data (``games.review.export``) holds numbers and the
 engine's wire actions; the words are made here, at each reading, so a review
-reads in the language of whoever opens it."""
+reads in the language of whoever opens it, numbers included (``numbers``).
+
+Only a *judged* decision (``games.review.single``: solved to the end of the hand
+on every deal, not at a match point) shows a best option and a label, and only
+judged decisions count in a seat's accuracy; the others are shown with their
+values and the reason they have no verdict. The summaries are derived here from
+the stored decisions, so every stored review reads by this rule, whatever
+summary and labels it holds."""
 
 from __future__ import annotations
 
@@ -15,7 +22,10 @@ from games.engine.options import Options, rules_for
 from games.history import end_words, tile_words
 from games.models import HandReview, Seat, Table
 from games.names import seat_display_name
+from games.review.export import review_from_json, seat_summaries
 from games.review.labels import THRESHOLDS
+from games.review.single import decision_judged
+from games.reviews.numbers import points_text, signed_points_text, whole_text
 
 LABEL_WORDS = {
     "inaccuracy": _("Inaccuracy"),
@@ -50,10 +60,6 @@ def action_words(action: dict[str, Any]) -> str:
     return str(simple.get(str(kind), str(kind)))
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.1f}".replace("-", "\u2212")
-
-
 def _side_names(options: Options, names: dict[int, str]) -> list[str]:
     r = rules_for(options)
     out: list[list[str]] = [[] for _ in range(r.n_sides)]
@@ -67,7 +73,7 @@ def result_words(
 ) -> str:
     """A perfect-play result: every side's points and how the hand ends."""
     points = ", ".join(
-        f"{name} {p}" for name, p in zip(sides, sol["points"], strict=False)
+        f"{name} {whole_text(p)}" for name, p in zip(sides, sol["points"], strict=False)
     )
     finish = sol.get("finish") or {}
     if finish.get("reason") == "out":
@@ -92,7 +98,7 @@ def result_words(
 def luck_sentence(name: str, luck: float, variant: str) -> str:
     """What the luck meter says, in a sentence."""
     even = THRESHOLDS[variant].inaccuracy if variant in THRESHOLDS else 3.0
-    points = f"{abs(luck):.1f}"
+    points = points_text(abs(luck))
     if luck >= even:
         return str(
             gettext(
@@ -144,6 +150,8 @@ def review_context(
     my_sides = {r.side_of[p] for p in mine}
     faceup = []
     for k, x in enumerate(data.get("face_up", []), start=1):
+        # A depth-limited comparison is a guess: never a "changed" mark or a best.
+        settled = bool(x["before"].get("exact", True) and x["after"].get("exact", True))
         faceup.append(
             {
                 "n": k,
@@ -151,22 +159,26 @@ def review_context(
                 "action": action_words(x["action"]),
                 "perfect": result_words(x["before"], sides, names, spider),
                 "after": result_words(x["after"], sides, names, spider),
-                "changed": x["changed"],
-                "loss": x["loss"],
+                "changed": bool(x["changed"]) and settled,
+                "settled": settled,
                 # Two ends may read the same ("on the left" of a double): once.
-                "best": list(dict.fromkeys(action_words(a) for a in x["best"])),
+                "best": list(dict.fromkeys(action_words(a) for a in x["best"]))
+                if settled
+                else [],
                 "replay": _replay_url(table, x.get("seq"), share),
             }
         )
     by_step = {x["step"]: k for k, x in enumerate(data.get("face_up", []), start=1)}
     per_seat: dict[int, list[dict[str, Any]]] = {p: [] for p in range(r.seats)}
     for d in data.get("decisions", []):
+        judged = _judged(d)
+        label = _label(d)
         opts = [
             {
                 "words": action_words(o["action"]),
-                "value": _signed(o["value"]),
+                "value": signed_points_text(o["value"]),
                 "chosen": j == d["chosen"],
-                "best": j == d["best"],
+                "best": judged and j == d["best"],
             }
             for j, o in enumerate(d["options"])
         ]
@@ -174,16 +186,17 @@ def review_context(
             {
                 "n": by_step.get(d["step"], d["step"] + 1),
                 "step": d["step"],
-                "label": d["label"],
-                "label_text": str(LABEL_WORDS[d["label"]]) if d["label"] else "",
-                "loss": f"{d['loss']:.1f}",
-                "error": f"{d['error']:.1f}",
+                "judged": judged,
+                "settled": bool(d["exact"]),
+                "label": label,
+                "label_text": str(LABEL_WORDS[label]) if label else "",
+                "loss": points_text(d["loss"]),
+                "error": points_text(d["error"]),
                 "chosen": opts[d["chosen"]]["words"],
-                "best": opts[d["best"]]["words"],
+                "best": opts[d["best"]]["words"] if judged else "",
+                "better": judged and d["chosen"] != d["best"],
                 "options": opts,
                 "samples": d["samples"],
-                "exact": d["exact"],
-                "depth": d["depth"],
                 "match_point": d["match_point"],
                 "replay": _replay_url(table, d.get("seq"), share),
             }
@@ -192,7 +205,7 @@ def review_context(
         d["step"]: d.get("seq") for d in data.get("decisions", [])
     }  # mistakes link to their move
     summaries = []
-    for s in data.get("seats", []):
+    for s in _summaries(data, options):
         seat = s["seat"]
         name = names.get(seat, str(seat + 1))
         summaries.append(
@@ -202,18 +215,23 @@ def review_context(
                 "mine": seat in mine or (options.partnership and s["side"] in my_sides),
                 "decisions": s["decisions"],
                 "accuracy": s["accuracy"],
+                "accuracy_text": accuracy_words(
+                    decisions=s["decisions"],
+                    judged=s["judged"],
+                    accuracy=s["accuracy"],
+                ),
                 "labels": s["labels"],
                 "mistakes": [
                     {
                         "n": by_step.get(m["step"], m["step"] + 1),
                         "label": m["label"],
                         "label_text": str(LABEL_WORDS[m["label"]]),
-                        "loss": f"{m['loss']:.1f}",
+                        "loss": points_text(m["loss"]),
                         "replay": _replay_url(table, step_of.get(m["step"]), share),
                     }
                     for m in s["mistakes"]
                 ],
-                "luck": _signed(s["luck"]),
+                "luck": signed_points_text(s["luck"]),
                 "luck_value": max(-40.0, min(40.0, s["luck"])),
                 "luck_text": luck_sentence(name, s["luck"], options.variant),
                 "moves": per_seat.get(seat, []),
@@ -223,13 +241,12 @@ def review_context(
     summaries.sort(key=lambda x: (not x["mine"], x["seat"]))
     budget = data.get("budget") or {}
     samples = budget.get("samples")
-    exact_share = _exact_share(data)
     return {
         "faceup": faceup,
         "seats": summaries,
         "samples": samples,
         "reduced": bool(budget.get("reduced")),
-        "depth_limited": exact_share < 1.0,
+        "unsettled": any(not d["exact"] for d in data.get("decisions", [])),
         "deep": data.get("depth") == HandReview.Depth.DEEP,
         "luck_exact": (data.get("luck") or {}).get("exact", True),
         "samples_words": ngettext(
@@ -243,11 +260,48 @@ def review_context(
     }
 
 
-def _exact_share(data: dict[str, Any]) -> float:
-    decisions = data.get("decisions", [])
-    if not decisions:
-        return 1.0
-    return sum(1 for d in decisions if d["exact"]) / len(decisions)
+def _judged(d: dict[str, Any]) -> bool:
+    return decision_judged(exact=bool(d["exact"]), match_point=bool(d["match_point"]))
+
+
+def _label(d: dict[str, Any]) -> str | None:
+    """A stored decision's label, if it is judged: a label stored on a decision
+    that is not judged is no verdict."""
+    label = d.get("label")
+    return str(label) if label and _judged(d) else None
+
+
+def _summaries(data: dict[str, Any], options: Options) -> list[dict[str, Any]]:
+    """Each seat's summary, derived from the stored decisions by the current
+    rule (``export.seat_summaries``)."""
+    if not data.get("decisions") and not data.get("seats"):
+        return []
+    return seat_summaries(review_from_json(data), options)
+
+
+def accuracy_words(*, decisions: int, judged: int, accuracy: int | None) -> str:
+    """A seat's accuracy, and over how many of its decisions: "Accuracy 80 % ·
+    5 of 7 decisions judged"; no accuracy at all when none was judged."""
+    if decisions == 0:
+        return str(gettext("No decision with a choice in this hand."))
+    if accuracy is None or judged == 0:
+        return str(
+            ngettext(
+                "No accuracy: its %(n)s decision could not be judged.",
+                "No accuracy: none of its %(n)s decisions could be judged.",
+                decisions,
+            )
+            % {"n": whole_text(decisions)}
+        )
+    share = ngettext(
+        "%(judged)s of %(n)s decision judged",
+        "%(judged)s of %(n)s decisions judged",
+        decisions,
+    ) % {"judged": whole_text(judged), "n": whole_text(decisions)}
+    return str(
+        gettext("Accuracy %(accuracy)s %% · %(share)s")
+        % {"accuracy": whole_text(accuracy), "share": share}
+    )
 
 
 def review_moves(*, row: HandReview) -> list[dict[str, Any]]:
@@ -256,18 +310,25 @@ def review_moves(*, row: HandReview) -> list[dict[str, Any]]:
     data: dict[str, Any] = row.result or {}
     out = []
     for d in data.get("decisions", []):
+        judged = _judged(d)
+        label = _label(d)
         chosen = d["options"][d["chosen"]]["action"]
         best = d["options"][d["best"]]["action"]
         out.append(
             {
                 "seq": d.get("seq"),
                 "seat": d["seat"],
-                "label": d["label"],
-                "label_text": str(LABEL_WORDS[d["label"]]) if d["label"] else "",
-                "loss": round(d["loss"], 1),
+                # Only a judged decision has a verdict: a best option, a label.
+                "judged": judged,
+                "settled": bool(d["exact"]),
+                "match_point": bool(d["match_point"]),
+                "label": label,
+                "label_text": str(LABEL_WORDS[label]) if label else "",
+                # Unrounded: the browser rounds it as ``numbers`` does.
+                "loss": d["loss"] if judged else None,
                 "chosen": action_words(chosen),
-                "best": action_words(best),
-                "best_is_chosen": d["best"] == d["chosen"],
+                "best": action_words(best) if judged else None,
+                "best_is_chosen": judged and d["best"] == d["chosen"],
             }
         )
     return out

@@ -1,8 +1,11 @@
 """Queue, run and deepen hand reviews.
 
-* ``review_request``: the review of a finished hand, queued once. The row is
-  unique per (table, hand): of two requests at once one creates it and queues
-  the task, the other reads it; a request while it waits or runs does nothing.
+* ``review_request``: the review of a finished hand, queued once, and only for a
+  signed-in player under ``settings.REVIEW_REQUESTS_PER_HOUR``: a review costs
+  seconds of CPU, so a visitor who is not signed in (a crawler walking table
+  ids) only reads reviews already made. The row is unique per (table, hand): of
+  two requests at once one creates it and queues the task, the other reads it;
+  a request while it waits or runs does nothing.
 * ``review_run`` (the task ``games.review_hand``): computes it in the worker,
   writing its progress as decisions are reviewed; a second delivery of the
   same task does nothing (the row moves from queued to running once).
@@ -18,8 +21,9 @@ product").
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import current_app
@@ -44,6 +48,7 @@ QUEUED_LOST = timedelta(minutes=10)
 # A running review not finished in this time lost its worker: it may run again.
 RUNNING_LOST = timedelta(minutes=30)
 DEEP_WINDOW = 3600  # seconds: the deeper-review limit counts per hour
+ASK_WINDOW = 3600  # seconds: the review-request limit counts per hour
 
 
 class ReviewRefused(Refusal):
@@ -54,6 +59,25 @@ class ReviewRefused(Refusal):
         return cls(
             "review_not_seated",
             gettext("Only the players of this game can ask for a deeper review."),
+        )
+
+    @classmethod
+    def signed_out(cls) -> ReviewRefused:
+        return cls(
+            "review_signed_out",
+            gettext(
+                "This hand has not been reviewed yet. Log in to ask for its review."
+            ),
+        )
+
+    @classmethod
+    def rate(cls) -> ReviewRefused:
+        return cls(
+            "review_request_rate",
+            gettext(
+                "This hand has not been reviewed yet, and you have asked for many"
+                " reviews this hour; try again later."
+            ),
         )
 
 
@@ -71,24 +95,77 @@ def _queue(review_id: int) -> None:
     transaction.on_commit(send)
 
 
-def review_request(*, table: Table, hand: int) -> HandReview:
-    """The review of ``table``'s finished hand ``hand``, created and queued if
-    it did not exist (the caller has checked the hand is over)."""
+def _lost(row: HandReview, now: datetime) -> bool:
+    """Whether ``row`` waits for a task whose message was lost (sent again)."""
+    return (
+        row.status == HandReview.Status.QUEUED
+        and row.queued_at is not None
+        and row.queued_at < now - QUEUED_LOST
+    )
+
+
+def _ask_key(user_id: int) -> str:
+    return f"review:ask:{user_id}"
+
+
+def _take_ask(user_id: int) -> bool:
+    """Count one review queued for ``user_id`` this hour; False (nothing
+    counted) when the player has reached ``settings.REVIEW_REQUESTS_PER_HOUR``.
+    The increment is atomic, so requests at once never pass the limit together."""
+    key = _ask_key(user_id)
+    cache.add(key, 0, timeout=ASK_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=ASK_WINDOW)
+        count = 1
+    if count > settings.REVIEW_REQUESTS_PER_HOUR:
+        _give_back_ask(user_id)
+        return False
+    return True
+
+
+def _give_back_ask(user_id: int) -> None:
+    with contextlib.suppress(ValueError):  # expired meanwhile: nothing to give
+        cache.decr(_ask_key(user_id))
+
+
+def review_request(*, table: Table, hand: int, user: Any) -> HandReview:
+    """The review of ``table``'s finished hand ``hand`` (the caller has checked
+    the hand is over and ``user`` may read it): the stored row when there is
+    one, else created and queued for a signed-in ``user`` within their hourly
+    limit. Refused (``ReviewRefused``, nothing created or queued) when the
+    hand has no review and ``user`` may not ask for one: not signed in, or
+    over the limit. A queued row whose message was lost is sent again on a
+    signed-in player's request (counted like a new one)."""
     now = timezone.now()
+    row = HandReview.objects.filter(table=table, hand=hand).first()
+    if row is not None and not _lost(row, now):
+        return row
+    if not getattr(user, "is_authenticated", False):
+        if row is not None:
+            return row
+        raise ReviewRefused.signed_out()
+    if not _take_ask(user.pk):
+        if row is not None:
+            return row
+        raise ReviewRefused.rate()
     with transaction.atomic():
         row, created = HandReview.objects.get_or_create(
             table=table, hand=hand, defaults={"queued_at": now}
         )
         if created or (
-            row.status == HandReview.Status.QUEUED
+            _lost(row, now)
             and row.queued_at is not None
-            and row.queued_at < now - QUEUED_LOST
             # Sent again once: the task runs a queued review only once.
             and HandReview.objects.filter(
                 pk=row.pk, status=HandReview.Status.QUEUED, queued_at=row.queued_at
             ).update(queued_at=now)
         ):
             _queue(row.pk)
+            return row
+    # Another request made or re-sent it meanwhile: this one queued nothing.
+    _give_back_ask(user.pk)
     return row
 
 

@@ -1,14 +1,17 @@
 """The review of a finished hand: its page, its JSON (progress, then the verdict
 on each move), and the request for a deeper review.
 
-Opening the page of a finished hand queues its review if there is none yet
-(``services.review_request``); the page then polls the JSON until it is done.
-The JSON only reads: the replay viewer asks it for each hand and queues
-nothing. Access is the replay's (``access``)."""
+A signed-in player opening the page of a finished hand queues its review if
+there is none yet (``services.review_request``, under an hourly limit); the page
+then polls the JSON until it is done. Anyone else reads only reviews already
+made: the page says the review is not ready and how to ask for it. The JSON only
+reads: the replay viewer asks it for each hand and queues nothing. Access is the
+replay's (``access``)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,7 +38,8 @@ def _with_share(url: str, share: str | None) -> str:
 
 
 def table_review(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
-    """The review page of hand ``hand``; queues the review on first sight."""
+    """The review page of hand ``hand``; queues the review on a signed-in
+    player's first sight (``services.review_request``), else says how to get it."""
     share = _share(request)
     try:
         table = review_table_or_404(
@@ -44,18 +48,29 @@ def table_review(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
     except ReviewNotYet as not_yet:
         messages.info(request, str(not_yet))
         return redirect("table", table_id=table_id)
-    row = review_request(table=table, hand=hand)
+    refused: ReviewRefused | None = None
+    row: HandReview | None
+    try:
+        row = review_request(table=table, hand=hand, user=request.user)
+    except ReviewRefused as refusal:
+        refused, row = refusal, None
     seated = request.user.is_authenticated and (
         Seat.objects.filter(table=table, user=request.user).exists()
     )
+    here = _with_share(reverse("table-review", args=[table.pk, hand]), share)
     context: dict[str, Any] = {
         "table": table,
         "hand": hand,
         "row": row,
+        "refused": refused,
+        "sign_in": None
+        if request.user.is_authenticated
+        else f"{reverse('account_login')}?{urlencode({'next': here})}",
         "title": table_title(table),
         "hands": range(1, hands_finished(table=table) + 1),
         "share": share,
         "may_deepen": seated
+        and row is not None
         and row.status == HandReview.Status.DONE
         and row.depth == HandReview.Depth.STANDARD,
         "replay": _with_share(reverse("table-replay", args=[table.pk]), share),
@@ -63,11 +78,11 @@ def table_review(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
             "poll": _with_share(
                 reverse("table-review-json", args=[table.pk, hand]), share
             ),
-            "waiting": row.status
-            in (HandReview.Status.QUEUED, HandReview.Status.RUNNING),
+            "waiting": row is not None
+            and row.status in (HandReview.Status.QUEUED, HandReview.Status.RUNNING),
         },
     }
-    if row.result is not None:
+    if row is not None and row.result is not None:
         context.update(review_context(row=row, table=table, viewer=request.user))
     return render(request, "games/review.html", context)
 

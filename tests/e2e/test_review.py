@@ -6,6 +6,8 @@ fits a phone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -22,6 +24,12 @@ from tests.e2e.helpers import (
 pytestmark = pytest.mark.e2e
 
 PHONE = (390, 844)
+
+
+def choose_language(page, code: str) -> None:
+    page.goto("/")
+    page.locator("footer select[name=language]").select_option(code)
+    expect(page.locator("html")).to_have_attribute("lang", code)
 
 
 def test_a_player_reviews_a_finished_practice_hand(new_page):
@@ -51,7 +59,10 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     expect(progress).to_be_hidden()
     mine = page.locator(".review-seat.mine")
     expect(mine).to_have_count(1)
-    expect(mine.locator(".review-accuracy")).to_contain_text("Accuracy")
+    # An accuracy over the decisions it could judge, or none when none could be.
+    expect(mine.locator(".review-accuracy")).to_have_text(
+        re.compile(r"Accuracy \d+ % · \d+ of \d+ decisions? judged|No accuracy: ")
+    )
     expect(mine.locator("meter.luck-meter")).to_have_count(1)
     expect(mine.locator(".review-luck p")).not_to_be_empty()
     decisions = page.locator(".review-seat-moves[open] .review-decision")
@@ -72,10 +83,20 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     assert wide <= PHONE[0], f"the review scrolls sideways on a phone ({wide}px)"
     screenshot(page, "review-phone")
 
+    # In Italian every number is written the Italian way: "+3,5", "−12,0".
+    page.set_viewport_size({"width": 1280, "height": 800})
+    choose_language(page, "it")
+    page.goto(f"/tables/{table_id}/review/1/")
+    expect(mine.locator(".review-luck strong")).to_have_text(
+        re.compile(r"^([+\u2212]?\d+,\d)$")
+    )
+    for value in page.locator(".review-options td:last-child").all_text_contents():
+        assert re.fullmatch(r"[+\u2212]?\d+,\d", value), value
+    choose_language(page, "en")
+
     # Once the table has ended, the replay shows the review's verdict beside a
     # reviewed move, and its links lead back to the review.
     seq = body["moves"][0]["seq"]
-    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"/tables/{table_id}/")
     wait_ready(page)  # the leave goes over the table's socket
     page.once("dialog", lambda dialog: dialog.accept())
@@ -87,3 +108,22 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     expect(panel.get_by_role("link", name="Open this hand's review")).to_have_attribute(
         "href", f"/tables/{table_id}/review/1/"
     )
+
+    # In Italian the replay's review panel writes points as the review page does:
+    # the module it loads formats them in the page's language.
+    choose_language(page, "it")
+    page.goto(f"/tables/{table_id}/replay/#seq-{seq}")
+    expect(panel.get_by_role("link")).to_have_attribute(
+        "href", f"/tables/{table_id}/review/1/"
+    )
+    written = page.evaluate(
+        """async () => {
+          const url = performance.getEntriesByType("resource")
+            .map((entry) => entry.name)
+            .find((name) => /\\/js\\/review\\/numbers[.\\w]*\\.js$/.test(name));
+          const { formatPoints } = await import(url);
+          return [formatPoints(-41.6), formatPoints(40.2), formatPoints(21.25)];
+        }"""
+    )
+    assert written == ["\u221241,6", "40,2", "21,3"]
+    choose_language(page, "en")

@@ -53,7 +53,8 @@ def finished_practice(user, *, variant="all_fives", seed=1):
 
 
 def test_a_hands_steps_replay_its_log(make_user, queued):
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     assert hands_finished(table=table) >= 1
     hs = hand_steps(table=table, hand=1)
     assert hs.finished and hs.steps
@@ -72,10 +73,11 @@ def test_a_hands_steps_replay_its_log(make_user, queued):
 def test_one_review_per_hand_and_the_task_runs_it_once(
     make_user, queued, sent, tiny, django_capture_on_commit_callbacks
 ):
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     with django_capture_on_commit_callbacks(execute=True):
-        first = review_request(table=table, hand=1)
-        again = review_request(table=table, hand=1)
+        first = review_request(table=table, hand=1, user=owner)
+        again = review_request(table=table, hand=1, user=owner)
     assert first.pk == again.pk
     assert HandReview.objects.filter(table=table).count() == 1
     assert sent == [("games.review_hand", (first.pk,), services.settings.REVIEW_QUEUE)]
@@ -89,13 +91,14 @@ def test_one_review_per_hand_and_the_task_runs_it_once(
     assert review_run(review_id=first.pk) is False
     # Done: asking again queues nothing.
     with django_capture_on_commit_callbacks(execute=True):
-        review_request(table=table, hand=1)
+        review_request(table=table, hand=1, user=owner)
     assert len(sent) == 1
 
 
 def test_the_task_writes_its_progress(make_user, queued, sent, tiny, monkeypatch):
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
     seen: list[int] = []
     real = services.hand_review_with
 
@@ -113,8 +116,9 @@ def test_the_task_writes_its_progress(make_user, queued, sent, tiny, monkeypatch
 
 
 def test_a_failed_review_says_so(make_user, queued, sent, monkeypatch):
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
 
     def broken(*a, **k):
         raise RuntimeError("boom")
@@ -132,7 +136,8 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
     from games.services import transitions
 
     monkeypatch.setattr(transitions, "tick_job", lambda *a: None)
-    table = finished_practice(make_user())
+    owner = make_user()
+    table = finished_practice(owner)
     if connection.vendor == "sqlite":
         # SQLite's test database is one in-memory connection: threads share it.
         pytest.skip("needs a database with a connection per thread")
@@ -143,7 +148,7 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
     def ask():
         try:
             barrier.wait()
-            ids.append(review_request(table=table, hand=1).pk)
+            ids.append(review_request(table=table, hand=1, user=owner).pk)
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -162,8 +167,9 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
 
 def test_a_review_run_twice_at_once_runs_once(make_user, queued, sent, tiny):
     """The row moves from queued to running once: a later delivery sees it taken."""
-    table = finished_practice(make_user())
-    row = review_request(table=table, hand=1)
+    owner = make_user()
+    table = finished_practice(owner)
+    row = review_request(table=table, hand=1, user=owner)
     HandReview.objects.filter(pk=row.pk).update(status=HandReview.Status.RUNNING)
     assert review_run(review_id=row.pk) is False
     assert HandReview.objects.get(pk=row.pk).result is None
@@ -248,11 +254,169 @@ def test_a_live_practice_hand_is_reviewable_by_its_player(
     assert client.get(f"/tables/{table.pk}/review/2/").status_code == 404
 
 
-def test_a_finished_online_review_is_anyones(client, make_user, queued, sent):
+def test_a_finished_online_review_is_anyones_to_read(
+    client, make_user, queued, sent, tiny
+):
     table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=50)
     drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3))
-    resp = client.get(f"/tables/{table.pk}/review/1/")
+    review_run(review_id=review_request(table=table, hand=1, user=ana).pk)
+    page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    assert "Face-up line" in page and "Log in to ask" not in page
+
+
+# --- who may queue a review -------------------------------------------------------
+
+
+def _ended_online(make_user, seed=3):
+    table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=100)
+    drive(table.pk, {0: ana, 1: ben}, rng=random.Random(seed))
+    table = Table.objects.get(pk=table.pk)
+    assert table.status == Table.Status.FINISHED and hands_finished(table=table) >= 2
+    return table, ana, ben
+
+
+def test_a_signed_out_visitor_queues_nothing(
+    client, make_user, queued, sent, django_capture_on_commit_callbacks
+):
+    table, ana, _ = _ended_online(make_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = client.get(f"/tables/{table.pk}/review/1/")
+        body = client.get(f"/tables/{table.pk}/review/1.json").json()
     assert resp.status_code == 200
+    page = resp.content.decode()
+    assert "This hand has not been reviewed yet. Log in to ask for its review." in page
+    login = f"/accounts/login/?next=%2Ftables%2F{table.pk}%2Freview%2F1%2F"
+    assert login in page
+    assert '"waiting": false' in page  # nothing to wait for: no polling
+    assert body["status"] == "none"
+    assert not HandReview.objects.exists() and sent == []
+    # The deeper review's door is for signed-in players only.
+    resp = client.post(f"/tables/{table.pk}/review/1/deeper/")
+    assert resp.status_code == 302 and "/accounts/login/" in resp["Location"]
+    assert not HandReview.objects.exists() and sent == []
+
+
+def test_a_crawler_walking_ids_starts_no_work(
+    client, make_user, queued, sent, django_capture_on_commit_callbacks
+):
+    table, _, _ = _ended_online(make_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table_id in range(max(1, table.pk - 3), table.pk + 4):
+            for hand in range(0, 5):
+                client.get(f"/tables/{table_id}/review/{hand}/")
+                client.get(f"/tables/{table_id}/review/{hand}.json")
+                client.get(f"/tables/{table_id}/replay/")
+    assert not HandReview.objects.exists() and sent == []
+
+
+def test_a_signed_out_visitor_does_not_resend_a_lost_review(
+    client, make_user, queued, sent, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    table, ana, _ = _ended_online(make_user)
+    row = review_request(table=table, hand=1, user=ana)
+    long_ago = timezone.now() - services.QUEUED_LOST - timedelta(minutes=1)
+    HandReview.objects.filter(pk=row.pk).update(queued_at=long_ago)
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    assert "Waiting for the worker" in page
+    assert sent == []
+    client.force_login(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(f"/tables/{table.pk}/review/1/")
+    assert sent == [("games.review_hand", (row.pk,), services.settings.REVIEW_QUEUE)]
+
+
+def test_a_practice_share_link_reads_but_never_queues(
+    client, make_user, queued, sent, tiny, django_capture_on_commit_callbacks
+):
+    from games.replays.access import replay_share_token
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.CANCELLED)
+    table.refresh_from_db()
+    token = replay_share_token(table)
+    url = f"/tables/{table.pk}/review/1/?share={token}"
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.get(url).content.decode()
+    assert "Log in to ask for its review." in page
+    assert not HandReview.objects.exists() and sent == []
+    review_run(review_id=review_request(table=table, hand=1, user=owner).pk)
+    assert "Face-up line" in client.get(url).content.decode()
+
+
+def test_a_player_queues_reviews_up_to_the_hourly_limit(
+    client, make_user, queued, sent, settings, django_capture_on_commit_callbacks
+):
+    settings.REVIEW_REQUESTS_PER_HOUR = 1
+    table, ana, ben = _ended_online(make_user)
+    for user in (ana, ben):
+        cache.delete(f"review:ask:{user.pk}")
+    client.force_login(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+        # Reading what is queued already costs nothing.
+        again = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+        over = client.get(f"/tables/{table.pk}/review/2/").content.decode()
+    assert "Waiting for the worker" in first and "Waiting for the worker" in again
+    assert "you have asked for many reviews this hour; try again later." in over
+    assert '"waiting": false' in over
+    assert list(HandReview.objects.values_list("hand", flat=True)) == [1]
+    assert len(sent) == 1
+    # The limit is each player's own.
+    client.force_login(ben)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(f"/tables/{table.pk}/review/2/")
+    assert sorted(HandReview.objects.values_list("hand", flat=True)) == [1, 2]
+    assert len(sent) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_at_once_never_pass_the_limit(make_user, sent, monkeypatch, settings):
+    """Real threads asking for different hands at once, one request left in the
+    hour: one review is queued (PostgreSQL and Redis: a true race)."""
+    from games.services import transitions
+
+    if connection.vendor == "sqlite":
+        pytest.skip("needs a database with a connection per thread")
+    monkeypatch.setattr(transitions, "tick_job", lambda *a: None)
+    settings.REVIEW_REQUESTS_PER_HOUR = 1
+    owner = make_user()
+    cache.delete(f"review:ask:{owner.pk}")
+    table = finished_practice(owner, variant="block", seed=4)
+    hands = hands_finished(table=table)
+    assert hands >= 2
+    barrier = threading.Barrier(hands)
+    queued_ids: list[int] = []
+    refused: list[str] = []
+    errors: list[BaseException] = []
+
+    def ask(hand):
+        try:
+            barrier.wait()
+            queued_ids.append(review_request(table=table, hand=hand, user=owner).pk)
+        except services.ReviewRefused as refusal:
+            refused.append(refusal.code)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=ask, args=(hand,)) for hand in range(1, hands + 1)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(queued_ids) == 1 and refused == ["review_request_rate"] * (hands - 1)
+    assert HandReview.objects.filter(table=table).count() == 1
+    assert len(sent) == 1
 
 
 # --- pages ---------------------------------------------------------------------
@@ -283,16 +447,13 @@ def test_the_json_before_any_review_queues_nothing(client, make_user, queued, se
 def test_the_page_of_a_done_review(client, make_user, queued, sent, tiny):
     owner = make_user("owner")
     table = finished_practice(owner)
-    row = review_request(table=table, hand=1)
+    row = review_request(table=table, hand=1, user=owner)
     review_run(review_id=row.pk)
     row.refresh_from_db()
-    # A labelled decision, whatever the tiny budget found.
+    # A labelled decision, settled, whatever the tiny budget found.
     data = row.result
     d = data["decisions"][0]
-    d["label"], d["loss"] = "blunder", 25.0
-    data["seats"][d["seat"]]["mistakes"] = [
-        {"step": d["step"], "label": "blunder", "loss": 25.0}
-    ]
+    d["label"], d["loss"], d["exact"], d["match_point"] = "blunder", 25.0, True, False
     HandReview.objects.filter(pk=row.pk).update(result=data)
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
@@ -315,7 +476,7 @@ def test_the_page_of_a_done_review(client, make_user, queued, sent, tiny):
 def test_the_page_in_spanish(client, make_user, queued, sent, tiny):
     owner = make_user("owner")
     table = finished_practice(owner)
-    review_run(review_id=review_request(table=table, hand=1).pk)
+    review_run(review_id=review_request(table=table, hand=1, user=owner).pk)
     client.force_login(owner)
     resp = client.get(
         f"/tables/{table.pk}/review/1/", headers={"accept-language": "es"}
@@ -332,7 +493,7 @@ def test_a_deeper_review_once_per_hand(
     owner = make_user("owner")
     cache.delete(f"review:deep:{owner.pk}")
     table = finished_practice(owner)
-    row = review_request(table=table, hand=1)
+    row = review_request(table=table, hand=1, user=owner)
     review_run(review_id=row.pk)
     client.force_login(owner)
     url = f"/tables/{table.pk}/review/1/deeper/"
@@ -364,7 +525,7 @@ def test_deeper_reviews_are_rate_limited_per_player(
     table = finished_practice(owner, variant="block", seed=4)
     assert hands_finished(table=table) >= 2
     for hand in (1, 2):
-        review_run(review_id=review_request(table=table, hand=hand).pk)
+        review_run(review_id=review_request(table=table, hand=hand, user=owner).pk)
     review_deeper(table=table, hand=1, user=owner)
     with pytest.raises(services.ReviewRefused) as refused:
         review_deeper(table=table, hand=2, user=owner)
@@ -377,7 +538,7 @@ def test_deeper_reviews_are_rate_limited_per_player(
 def test_only_a_player_asks_for_a_deeper_review(client, make_user, queued, sent, tiny):
     table, ana, ben = two_human_table(make_user, mode=Table.Mode.ONLINE, target=50)
     drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3))
-    review_run(review_id=review_request(table=table, hand=1).pk)
+    review_run(review_id=review_request(table=table, hand=1, user=ana).pk)
     client.force_login(make_user("someone"))
     resp = client.post(f"/tables/{table.pk}/review/1/deeper/", follow=True)
     assert "Only the players of this game" in resp.content.decode()
@@ -423,3 +584,152 @@ def test_reviews_go_to_their_own_queue(settings):
     assert settings.REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
     tick = app.amqp.router.route({}, "games.table_tick", args=(1, 1))
     assert tick["queue"].name == settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+# --- verdicts: only judged decisions (real positions, tests/review/cases.py) -------
+
+
+def _stored(table, review, options):
+    """``review`` stored as hand 1's done review of ``table``."""
+    from games.review.export import review_to_json
+
+    data = review_to_json(review, options)
+    data["depth"] = HandReview.Depth.STANDARD
+    return HandReview.objects.create(
+        table=table, hand=1, status=HandReview.Status.DONE, progress=100, result=data
+    )
+
+
+def _options():
+    return engine.options_for("all_fives", seats=2)
+
+
+def _summary(page):
+    start = page.index('class="review-seats"')
+    return page[start : page.index("</section>", start)]
+
+
+def test_a_match_point_blunder_is_valued_not_judged(client, make_user, queued, sent):
+    """All Fives to 100, the hand can decide the match: 4–5 for nothing where it
+    scored 10 is shown with its values, unlabelled, and claims no accuracy."""
+    from tests.review.cases import (
+        SCORES_NOTHING,
+        match_point_blunder,
+        match_point_position,
+        one_step_review,
+    )
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    rev = match_point_blunder()
+    review = one_step_review(match_point_position(), SCORES_NOTHING, rev)
+    _stored(table, review, _options())
+    client.force_login(owner)
+    page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    summary = _summary(page)
+    assert "Accuracy" not in summary
+    assert "No accuracy: its 1 decision could not be judged." in summary
+    assert "match point: valued, not judged" in page
+    assert "Better:" not in page and "<strong>best</strong>" not in page
+    assert 'class="label label-' not in page.replace("label-changed", "")
+    body = client.get(f"/tables/{table.pk}/review/1.json").json()
+    (move,) = body["moves"]
+    assert move["judged"] is False and move["match_point"] is True
+    assert move["label"] is None and move["best"] is None
+    assert move["best_is_chosen"] is False
+
+
+def test_a_depth_limited_opening_is_never_called_best(client, make_user, queued, sent):
+    """All Fives to 50: 1–1 opened for nothing where 5–5 scored 10. The search
+    guessed 1–1 first; the page says it could not settle the decision."""
+    from tests.review.cases import (
+        OPEN_1_1,
+        one_step_review,
+        opening_decision,
+        opening_position,
+    )
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    rev = opening_decision(OPEN_1_1)
+    assert rev.best == rev.chosen  # the guess rates the chosen 1–1 first
+    review = one_step_review(opening_position(), OPEN_1_1, rev)
+    _stored(table, review, engine.options_for("all_fives", seats=2, target=50))
+    client.force_login(owner)
+    page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    assert "Not settled: the search ran out of its budget." in page
+    assert "Not settled: for some decisions the search ran out of its budget" in page
+    assert "<strong>best</strong>" not in page and "Better:" not in page
+    assert "depth limited (" not in page
+    assert "Accuracy" not in _summary(page)
+    # The face-up step is a depth-limited estimate too: no "changed", no best.
+    assert not review.face_up[0].before.exact
+    assert "Changed the result" not in page and "depth-limited estimate" in page
+    body = client.get(f"/tables/{table.pk}/review/1.json").json()
+    (move,) = body["moves"]
+    assert move["settled"] is False and move["judged"] is False
+    assert move["best"] is None and move["best_is_chosen"] is False
+
+
+def _mixed_review():
+    """The match-point 4–5 (not judged) and the same 4–5 at 0–0 (judged: an
+    inaccuracy), both seat 0's."""
+    from games.review.hand import HandReview as Review
+    from tests.review.cases import (
+        SCORES_NOTHING,
+        early_blunder,
+        match_point_blunder,
+        match_point_position,
+        one_step_review,
+    )
+
+    point = one_step_review(
+        match_point_position(), SCORES_NOTHING, match_point_blunder()
+    )
+    return Review(
+        decisions=((0, match_point_blunder()), (1, early_blunder())),
+        face_up=point.face_up,
+        luck=point.luck,
+    )
+
+
+def test_accuracy_says_how_many_decisions_were_judged(client, make_user, queued, sent):
+    from tests.review.cases import early_blunder
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    _stored(table, _mixed_review(), _options())
+    client.force_login(owner)
+    page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    summary = _summary(page)
+    assert "Accuracy 0 % · 1 of 2 decisions judged" in summary
+    assert early_blunder().label == "inaccuracy"
+    assert summary.count('class="label label-inaccuracy"') == 1
+    assert "match point: valued, not judged" in page
+    assert page.count("<strong>best</strong>") == 1  # the judged one's only
+
+
+def test_the_review_writes_numbers_in_italian(client, make_user, queued, sent):
+    """Every number in the reader's locale: "−19,1" in Italian, "−19.1" in
+    English, with one minus sign."""
+    from tests.review.cases import early_blunder
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    _stored(table, _mixed_review(), _options())
+    client.force_login(owner)
+    url = f"/tables/{table.pk}/review/1/"
+    rev = early_blunder()
+    loss = f"{rev.loss + 1e-9:.1f}"  # 19.0625 → 19.1, half away from zero
+    values = [f"{abs(o.value) + 1e-9:.1f}" for o in rev.options]
+    italian = client.get(url, headers={"accept-language": "it"}).content.decode()
+    assert 'lang="it"' in italian
+    assert f"\u2212{loss.replace('.', ',')}" in italian  # the biggest mistakes
+    for value in values:
+        assert f"\u2212{value.replace('.', ',')}" in italian  # the options
+        assert f"\u2212{value}" not in italian
+    assert "-" + values[0].replace(".", ",") not in italian  # never a hyphen
+    english = client.get(url, headers={"accept-language": "en"}).content.decode()
+    assert f"\u2212{loss}" in english
+    for value in values:
+        assert f"\u2212{value}" in english

@@ -7,6 +7,7 @@ import { TableUI } from "../table/ui.js";
 import { tileEl, tileKey } from "../table/tiles.js";
 import { verifyHand } from "../table/fair.js";
 import { el } from "../dom.js";
+import { formatPoints } from "../review/numbers.js";
 
 const config = JSON.parse(document.getElementById("replay-config").textContent);
 const parts = {
@@ -115,13 +116,17 @@ class Replay {
       const head = el("p", {}, interpolate(gettext("Chose to %(move)s"), { move: move.chosen }));
       if (move.label) head.append(" ", el("span", { class: `label label-${move.label}`, text: move.label_text }));
       lines.push(head);
-      if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
+      // Only a judged decision has a verdict (a best option): the server says which.
+      if (move.match_point) lines.push(el("p", { class: "muted", text: gettext("Match point: valued, not judged.") }));
+      else if (!move.settled) {
+        lines.push(el("p", { class: "muted", text: gettext("Not settled: the search ran out of its budget.") }));
+      } else if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
       else {
         lines.push(
           el("p", {
             text: interpolate(gettext("Better: %(move)s (expected %(loss)s points more)"), {
               move: move.best,
-              loss: formatNumber(move.loss),
+              loss: formatPoints(move.loss),
             }),
           }),
         );
