@@ -277,8 +277,8 @@ class TableConsumer(SocketConsumer):
         older = frame["seq"] < self.seq
         self.seq_seen(frame["seq"])
         if base is not None and (older or frame_same(base, frame)):
-            if reply:
-                await self.send(text_data=json.dumps(base))
+            if reply:  # told already: without the events that came with it
+                await self.send(text_data=json.dumps({**base, "events": []}))
             return
         self.watch_seq += 1
         frame = {**frame, "seq": self.watch_seq}
