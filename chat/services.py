@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.groups import user_group
 from chat.errors import ChatError
 from chat.models import ChatLine
-from chat.words import text_clean
+from chat.words import text_clean, text_normal
 from friends.selectors import friend_ids
 from games.models import Seat, Table
 from realtime import outbox
@@ -93,7 +93,9 @@ def chat_send(
             "no_friends", _("Nobody at this table is your friend: use the phrases.")
         )
     _rate(user_id)
-    line = ChatLine.objects.create(sender_id=user_id, table_id=table_id, text=text)
+    line = ChatLine.objects.create(
+        sender_id=user_id, table_id=table_id, text=text, normal=text_normal(text)
+    )
     _send(recipients, {**frame, "text": text_clean(text), "line": line.pk})
 
 

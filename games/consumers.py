@@ -7,7 +7,13 @@ included; ``connect`` and ``sync`` send the current state directly. Each numbere
 state goes out as a ``patch`` against the last one this connection was sent
 (``games.patches``), unless the patch would be longer. The refusals, the catch-all
 and the ordering of numbered frames are ``realtime.consumers``'s.
-See docs/protocol.md.
+
+A spectator is sent a state only when what they are shown changed: on a stake
+table nothing at all while a hand is played (``games.spectators``), where a frame
+per move, even an empty one, would tell them how many moves were made and when.
+For the same reason their frames do not carry the table's ``seq``, which counts
+the moves: each spectator connection numbers the states it sends 1, 2, 3…, and its
+error frames carry that number too. See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from django.utils.translation import gettext
 
 from games.errors import TableError
 from games.groups import seat_group, watch_group
-from games.patches import frame_patch
+from games.patches import frame_patch, frame_same
 from games.presence import seat_socket_renew
 from games.selectors import table_frame, table_membership
 from games.services import (
@@ -59,6 +65,10 @@ class TableConsumer(SocketConsumer):
         # The last state frame this connection was sent, as its client parsed it:
         # what the next one is a patch against.
         self.shown: dict[str, Any] | None = None
+        # A spectator's connection: states numbered by ``watch_seq``, the number of
+        # the last one sent, rather than by the table's ``seq``.
+        self.spectator = False
+        self.watch_seq = 0
 
     async def connect(self) -> None:
         # Accept before any database work (the user's session included): daphne
@@ -98,6 +108,7 @@ class TableConsumer(SocketConsumer):
             if count:
                 await self.send_json({"type": "watching", "count": count})
             return
+        self.spectator = True
         # Before reading the state: every move from here on publishes to spectators.
         await database_call(watched_mark)(self.table_id)
         await self._send_state()
@@ -221,10 +232,18 @@ class TableConsumer(SocketConsumer):
             table_id=self.table_id, user=self.user, seed=seed, claimed_seat=seat
         )
 
+    async def send_json(self, data: dict[str, Any]) -> None:
+        if self.spectator and "seq" in data:
+            data = {**data, "seq": self.watch_seq}  # never the table's own
+        await super().send_json(data)
+
     async def _send_state(self) -> None:
         frame = await database_call(table_frame)(
             table_id=self.table_id, position=self.position
         )
+        if self.spectator:
+            await self._spectator_state(frame, reply=True)
+            return
         self.seq_seen(frame["seq"])
         text = json.dumps(frame)
         # The client keeps the newer of two frames (a reply to ``sync`` may be
@@ -237,10 +256,36 @@ class TableConsumer(SocketConsumer):
         """A table's next state, as a patch against the last one sent unless the
         patch would be longer."""
         frame = json.loads(text)
+        if frame.get("type") == "state" and self.spectator:
+            await self._spectator_state(frame, reply=False)
+            return
         if frame.get("type") == "state":
             base, self.shown = self.shown, frame
             if base is not None:
                 patch = json.dumps(frame_patch(base, frame), separators=COMPACT)
                 if len(patch) < len(text):
                     text = patch
+        await self.send(text_data=text)
+
+    async def _spectator_state(self, frame: dict[str, Any], *, reply: bool) -> None:
+        """Send a spectator ``frame`` (numbered by the table) if it shows them
+        something new, numbered by this connection: a patch of the last one unless
+        that would be longer, or whole in a ``reply`` (connect, ``sync``), which
+        repeats the last state sent when nothing changed (or when the state read
+        is older than what this connection was already sent)."""
+        base = self.shown
+        older = frame["seq"] < self.seq
+        self.seq_seen(frame["seq"])
+        if base is not None and (older or frame_same(base, frame)):
+            if reply:  # told already: without the events that came with it
+                await self.send(text_data=json.dumps({**base, "events": []}))
+            return
+        self.watch_seq += 1
+        frame = {**frame, "seq": self.watch_seq}
+        self.shown = frame
+        text = json.dumps(frame)
+        if base is not None and not reply:
+            patch = json.dumps(frame_patch(base, frame), separators=COMPACT)
+            if len(patch) < len(text):
+                text = patch
         await self.send(text_data=text)

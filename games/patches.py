@@ -34,6 +34,12 @@ def frame_patch(base: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def frame_same(base: dict[str, Any], frame: dict[str, Any]) -> bool:
+    """Whether the ``state`` frame ``frame`` shows what ``base`` shows (its patch
+    would change nothing), whatever their numbers and events."""
+    return _body(base) == _body(frame)
+
+
 def frame_patched(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     """The ``state`` frame a ``patch`` stands for, applied to ``base``, the
     ``state`` frame numbered ``patch["base"]``; ``DeltaError`` if it does not fit."""

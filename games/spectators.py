@@ -16,6 +16,12 @@ written in the same UPDATE as the move), so every process and a spectator who
 connects mid-hand see the same thing, and nothing is sent to them early. The turn
 clock is withheld from spectators too: it would say whose turn it is now.
 
+**Nothing new, nothing sent.** A move that leaves what spectators are shown as it
+was (each move of a stake table's hand in play) reaches no spectator socket: the
+table consumer (``games.consumers``) drops a spectator's state whose patch would be
+empty, and numbers their states per connection rather than by the table's ``seq``,
+which counts the moves.
+
 **Nobody watching, nothing sent.** Each spectator socket pushes the table's
 ``watched_until`` ``WATCH_SECONDS`` ahead when it connects (before it reads the state,
 and behind any move holding the row, so no move falls between) and at each renewal;

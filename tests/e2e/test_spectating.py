@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     screenshot,
     shows_the_servers_state,
     signup,
+    wait_for_me,
     wait_ready,
 )
 
@@ -51,8 +52,10 @@ def test_a_spectator_watches_one_move_behind_and_the_player_sees_the_count(new_p
     assert frame(carl)["table"]["timer"] is None
     screenshot(carl, "spectator-pl")
 
-    # Each of Ana's moves reaches Carl a move late: the frame numbered as her move
-    # still shows the layout from before it.
+    # Each of Ana's moves reaches Carl a move late: once the computer has laid a
+    # tile in answer and Carl's page asked for the state again, Carl is shown the
+    # layout her move left, not the computer's answer. (Carl's states are numbered
+    # by his own socket, not by the table's moves.)
     ana_frames = record_state_frames(ana)
     ana.reload()
     wait_ready(ana)
@@ -62,21 +65,43 @@ def test_a_spectator_watches_one_move_behind_and_the_player_sees_the_count(new_p
         before = played(last["view"])
         if not act_once(ana):
             break
-        # Her move is the first number after the one she saw (the computer's
-        # answer may follow at once).
+        # Her move is the first number after the one she saw.
         ana.wait_for_function(f"() => window.dominoTable.ui.frame.seq > {last['seq']}")
         mine = next(f for f in ana_frames if f["seq"] == last["seq"] + 1)
-        if len(played(mine["view"])) == len(before):
-            continue  # a draw or a pass: nothing new on the layout
+        answered = wait_for_me(ana)["view"]
+        laid = len(played(mine["view"]))
+        if (
+            laid == len(before)  # a draw or a pass: nothing new on the layout
+            or answered["hand_no"] != mine["view"]["hand_no"]
+            or len(played(answered)) != laid + 1  # the computer laid no tile
+        ):
+            continue
         carl.wait_for_function(
-            f"() => window.dominoTable.ui.frame.seq >= {mine['seq']}"
+            "() => window.dominoTable.ui.frame.view.history"
+            f".filter((h) => h.type === 'played').length === {laid}"
         )
-        at_my_move = next(f for f in shown if f["seq"] == mine["seq"])
-        assert len(played(at_my_move["view"])) == len(before)
         # The spectator's page patched its state itself, to the server's.
         assert shows_the_servers_state(carl, shown)
+        # And stays there once the page asked again: nothing newer is shown.
+        carl.evaluate(
+            """() => {
+              window.dominoTable.ui.frame.asked = true;
+              window.dominoTable.socket.send({ type: "sync" });
+            }"""
+        )
+        carl.wait_for_function("() => !window.dominoTable.ui.frame.asked")
+        assert len(played(frame(carl)["view"])) == laid
         checked += 1
     assert checked >= 2
+
+    # A new connection numbers Carl's states afresh: his page takes its first state
+    # all the same, and the ones after it.
+    seen = frame(carl)["seq"]
+    carl.evaluate("() => window.dominoTable.socket.drop()")
+    carl.wait_for_function(f"() => window.dominoTable.ui.frame.seq < {seen}")
+    again = frame(carl)["seq"]
+    if act_once(ana):
+        carl.wait_for_function(f"() => window.dominoTable.ui.frame.seq > {again}")
 
     carl.goto("about:blank")
     expect(ana.locator("#watching")).to_be_hidden(timeout=10_000)

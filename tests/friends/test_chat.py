@@ -1,5 +1,6 @@
 """Quick chat: phrases to everyone seated, typed lines only between friends in a
-friend room, the word filter in every language, limits, reports."""
+friend room, the word filter in every language (and through its usual disguises),
+limits, reports."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from chat import services
 from chat.errors import ChatError
 from chat.models import ChatLine, ChatReport
-from chat.words import text_clean
+from chat.words import text_clean, text_normal
 from friends import services as friends
 from games.models import Table
 from tests.support.tables import two_human_table
@@ -84,6 +85,7 @@ def test_typed_lines_go_to_friends_only_masked_and_reportable(make_user, sent):
     assert frame["text"] == "que ****** de mano"
     line = ChatLine.objects.get()
     assert frame["line"] == line.pk and line.text == "que MIERDA de mano"
+    assert line.normal == "que mierda de mano"
     # Cy never saw it: she cannot report it; Ben can, once.
     with pytest.raises(ChatError):
         services.chat_report(line_id=line.pk, user=cy)
@@ -125,3 +127,98 @@ def test_the_report_page_answers_in_words(client, make_user):
         "code": "unknown",
         "message": "There is no such message to report.",
     }
+
+
+# Zero-width space, soft hyphen, word joiner, a bidi mark, a variation selector.
+INVISIBLE = ("\u200b", "\u00ad", "\u2060", "\u200e", "\ufe0f")
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        # Invisible characters inside the word.
+        *((f"you f{c}uck", f"you {'*' * 5}") for c in INVISIBLE),
+        ("que p\u200bu\u200bt\u200ba", "que " + "*" * 7),
+        # Letters of other scripts that look like Latin ones (Cyrillic, Greek).
+        ("\u0441unt", "****"),  # Cyrillic es
+        ("b\u0456tch", "*****"),  # Cyrillic i
+        ("ty \u043aurw\u0430", "ty *****"),  # Cyrillic ka and a
+        ("sh\u0456t", "****"),
+        ("str\u03bfnz\u03bf", "*******"),  # Greek omicrons
+        # Compatibility forms: fullwidth, mathematical bold, a ligature.
+        ("\uff26\uff35\uff23\uff2b off", "**** off"),
+        ("\U0001d41f\U0001d42e\U0001d41c\U0001d424", "****"),
+        ("\ufb00", "\ufb00"),  # "ff" alone is nothing
+        # Digits and symbols for letters, and only inside the word.
+        ("sh1t", "****"),
+        ("@sshole", "*******"),
+        ("$hit happens", "**** happens"),
+        ("c4zzo", "*****"),
+        ("fuck!", "****!"),
+        ("puta!", "****!"),
+        # Spaced-out letters.
+        ("f u c k off", "* * * * off"),
+        ("f.u.c.k", "*******"),
+        ("s-h-1-t", "*******"),
+        ("che s t r o n z o", "che * * * * * * *"),
+        # Obvious compounds: the whole word.
+        ("motherfucker", "************"),
+        ("shithead", "********"),
+        ("bullshit", "********"),
+        ("ty wyjeba\u0107", "ty *******"),
+        ("che puttanaccia", "che ***********"),
+    ],
+)
+def test_the_filter_sees_through_disguises(said, shown):
+    assert text_clean(said) == shown
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # en
+        "Scunthorpe puts a shitake mushroom in a shiitake soup",
+        "I mishit the ball, then read Dickens by the fire retardant door",
+        "We assess the class: a passable assignment, e.g. the U.S.A. team",
+        # es
+        "La computadora del diputado está en la disputa municipal",
+        "Reconocer la economía y el conocimiento, sin debilidad",
+        "Imputar y computar: a, e, i, o, u",
+        # ca
+        "Bona partida! El diputat i la disputa, fins demà",
+        "Participar és reconèixer el coneixement",
+        # pl
+        "Dziękuję, dobra gra i w ogóle świetna partia",
+        "To tylko pierdoła, a i w z o u",
+        # it
+        "Un cazzotto, una scazzottata e la reputazione del deputato",
+        "Ho vinto 5 partite, 3 pareggi: la principale partecipazione",
+    ],
+)
+def test_ordinary_sentences_are_left_alone(said):
+    assert text_clean(said) == said
+
+
+def test_the_normal_form_folds_what_the_filter_folds():
+    assert text_normal("F\u200bU\u0421K\u00e9 \uff01") == "fucke !"
+    assert text_normal("Co\u00f1o") == "cono"
+
+
+def test_the_staff_read_a_reported_line_as_the_filter_reads_it(
+    make_user, sent, admin_client
+):
+    from games.services import seat_join, table_create
+
+    ana, ben = make_user("ana"), make_user("ben")
+    table = table_create(mode=Table.Mode.FRIEND, variant="draw", options={"seats": 2})
+    for person in (ana, ben):
+        seat_join(table_id=table.pk, user=person)
+    befriend(ana, ben)
+    said = "you f\u200bu\u0441k\u0456ng cheat"
+    services.chat_send(user_id=ana.pk, name="ana", table_id=table.pk, text=said)
+    assert sent[0][1]["frame"]["text"] == "you " + "*" * 8 + " cheat"
+    line = ChatLine.objects.get()
+    assert line.text == said and line.normal == "you fucking cheat"
+    services.chat_report(line_id=line.pk, user=ben)
+    page = admin_client.get("/admin/chat/chatreport/").content.decode()
+    assert "you fucking cheat" in page

@@ -1,5 +1,6 @@
 """Spectators see a table behind the game (one move; a whole hand at stake tables),
-never earlier, and everyone is told how many people watch."""
+never earlier, hear nothing while what they are shown stays the same (not even how
+many moves were made), and everyone is told how many people watch."""
 
 from __future__ import annotations
 
@@ -189,6 +190,18 @@ async def next_of(comm: WebsocketCommunicator, kind: str) -> dict:
     raise AssertionError(f"no {kind} frame")
 
 
+async def same_state_on_sync(
+    comm: WebsocketCommunicator, frames: TableFrames, last: dict
+) -> bool:
+    """Ask for the state: no frame comes before the answer, and the answer is
+    ``last`` again, under its own number (without the events told with it)."""
+    await comm.send_json_to({"type": "sync"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "state", f"sent while nothing changed: {frame}"
+    assert frames.read(frame) == {**last, "events": []}
+    return True
+
+
 async def next_state(comm: WebsocketCommunicator, frames: TableFrames) -> dict:
     """The next state the socket sends, whole or as a patch of the one before."""
     for _ in range(20):
@@ -217,16 +230,19 @@ async def test_over_real_sockets_no_move_reaches_a_spectator_before_the_next(
     assert await next_of(spectator, "watching") == {"type": "watching", "count": 1}
     assert await next_of(seat, "watching") == {"type": "watching", "count": 1}
 
+    # The first move leaves the spectators on the deal: nothing is sent to them.
     await database_sync_to_async(act_once)(table.pk, players, rng)
     after_first = await database_sync_to_async(tables.table_state)(table.pk)
-    frame = await next_state(spectator, shown)
-    assert frame["seq"] == first["seq"] + 1
-    assert frame["view"] == first["view"]  # the move is not shown yet
+    assert await same_state_on_sync(spectator, shown, first)
 
-    await database_sync_to_async(act_once)(table.pk, players, rng)
-    frame = await next_state(spectator, shown)
-    assert frame["seq"] == first["seq"] + 2
-    assert frame["view"] == page_view(after_first)
+    # From then on each move shows them the one before, numbered by their socket.
+    before = after_first
+    for step in range(1, 6):
+        await database_sync_to_async(act_once)(table.pk, players, rng)
+        frame = await next_state(spectator, shown)
+        assert frame["seq"] == first["seq"] + step
+        assert frame["view"] == page_view(before)
+        before = await database_sync_to_async(tables.table_state)(table.pk)
 
     await spectator.disconnect()
     await told_none_watch(seat)
@@ -256,4 +272,52 @@ async def test_a_person_watching_in_two_pages_counts_once(make_user):
     assert set(told) <= {1}
     await two.disconnect()
     await told_none_watch(seat)
+    await seat.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_stake_table_spectator_hears_nothing_until_the_hand_ends(make_user):
+    table, ana, ben = await database_sync_to_async(tables.two_human_table)(
+        make_user, mode="stake"
+    )
+    players = {0: ana, 1: ben}
+    rng = random.Random(5)
+    watcher = await database_sync_to_async(make_user)("watcher")
+    spectator = await connect(table.pk, watcher)
+    shown = TableFrames()
+    first = await next_state(spectator, shown)
+    assert await next_of(spectator, "watching") == {"type": "watching", "count": 1}
+    # A spectator who acts is refused without learning the table's number either.
+    await spectator.send_json_to({"type": "act", "seq": 1, "action": {}})
+    refused = await next_of(spectator, "error")
+    assert refused["code"] == "not_seated" and refused["seq"] == first["seq"]
+
+    moves = 0
+    while True:
+        await database_sync_to_async(act_once)(table.pk, players, rng)
+        now = await database_sync_to_async(tables.table_state)(table.pk)
+        if now.phase == "hand_over":
+            break
+        moves += 1
+        # Not a frame per move, not even an empty one; a sync answers with the
+        # same state under the same number, whatever the table's count of moves.
+        assert await same_state_on_sync(spectator, shown, first)
+    assert moves > 5
+
+    # The end of the hand is theirs to see, as the next state of their socket.
+    ended = await next_state(spectator, shown)
+    assert ended["seq"] == first["seq"] + 1
+    assert ended["view"] == page_view(now)
+    assert ended["view"] != first["view"] and ended["events"]
+    # Asked again, the same state under the same number, its events told once.
+    assert await same_state_on_sync(spectator, shown, ended)
+
+    # Their seats stay current: a player's connection is news to them.
+    seat = await connect(table.pk, ana)
+    await next_of(seat, "state")
+    seated = await next_state(spectator, shown)
+    assert seated["seq"] == first["seq"] + 2
+    assert seated["seats"][0]["connected"] and seated["view"] == ended["view"]
+
+    await spectator.disconnect()
     await seat.disconnect()

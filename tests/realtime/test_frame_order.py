@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.groups import watch_group
+from games.groups import seat_group
 from realtime import consumers as base
 from realtime.outbox import FRAME_TYPE
 from tests.support import session_cookie, tables
@@ -20,13 +20,13 @@ from tests.support import session_cookie, tables
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def spectator(make_user):
-    # An online table: anyone may watch it (a friend room's only its members).
-    table, _, _ = await database_sync_to_async(tables.two_human_table)(
+async def seated(make_user):
+    # A seated player's socket: a spectator's only hears of changes to what it is
+    # shown, numbered its own way (games.consumers).
+    table, ana, _ = await database_sync_to_async(tables.two_human_table)(
         make_user, mode="online"
     )
-    watcher = await database_sync_to_async(make_user)("watcher")
-    cookie = (await database_sync_to_async(session_cookie)(watcher)).encode()
+    cookie = (await database_sync_to_async(session_cookie)(ana)).encode()
     comm = WebsocketCommunicator(
         application,
         f"/ws/tables/{table.pk}/",
@@ -34,15 +34,14 @@ async def spectator(make_user):
     )
     assert (await comm.connect(timeout=10))[0]
     first = await comm.receive_json_from(timeout=10)
-    # Then how many people watch (unnumbered): this one.
-    assert await comm.receive_json_from(timeout=10) == {"type": "watching", "count": 1}
+    assert first["type"] == "state" and first["you"] == 0
     return table, comm, first["seq"]
 
 
 async def push(table_id: int, seq: int) -> None:
     text = json.dumps({"type": "state", "seq": seq, "events": []})
     await get_channel_layer().group_send(
-        watch_group(table_id), {"type": FRAME_TYPE, "seq": seq, "text": text}
+        seat_group(table_id, 0), {"type": FRAME_TYPE, "seq": seq, "text": text}
     )
 
 
@@ -51,7 +50,7 @@ async def seqs(comm, count: int) -> list[int]:
 
 
 async def test_a_frame_that_overtook_its_predecessor_waits_for_it(make_user):
-    table, comm, seq = await spectator(make_user)
+    table, comm, seq = await seated(make_user)
     await push(table.pk, seq + 2)
     await push(table.pk, seq + 1)
     await push(table.pk, seq + 1)  # a repeat
@@ -63,7 +62,7 @@ async def test_a_frame_that_overtook_its_predecessor_waits_for_it(make_user):
 
 
 async def test_a_frame_that_never_comes_is_given_up_after_a_moment(make_user):
-    table, comm, seq = await spectator(make_user)
+    table, comm, seq = await seated(make_user)
     start = time.monotonic()
     await push(table.pk, seq + 3)
     await push(table.pk, seq + 2)

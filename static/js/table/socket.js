@@ -75,7 +75,12 @@ export class TableSocket {
       onOpen: ({ reconnect }) => {
         this.handlers.onStatus("open");
         // The server sends the state on connect; ask again after a reconnect anyway.
-        if (reconnect) this.send({ type: "sync" });
+        // A spectator's states are numbered by their connection (docs/protocol.md),
+        // so a new one starts again: its first state is taken whatever its number.
+        if (reconnect) {
+          this.seq = null;
+          this.send({ type: "sync" });
+        }
       },
       onClose: ({ code, retrying }) => {
         if (!retrying) window.clearTimeout(this.quietTimer);
