@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from economy.pots import places_split
-from games.engine import VARIANTS
 from games.events import EventLink, EventStanding
+from games.names import variant_title
 from tournaments.sitgo import conf
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 
@@ -37,7 +37,7 @@ def game_label(row: SitGo | None = None) -> str:
     variant = row.variant if row is not None else conf.game()[0]
     options = row.options if row is not None else conf.game()[1]
     return _("%(variant)s to %(target)s points, 4 players at each table") % {
-        "variant": _(VARIANTS[variant].title),
+        "variant": variant_title(variant),
         "target": options.get("target", ""),
     }
 
