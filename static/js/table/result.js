@@ -445,7 +445,9 @@ export function eventStandingEl(body) {
   const link = el("a", null, gettext("See the standings"));
   link.href = body.url;
   link.dataset.standings = "";
-  box.append(el("p", null, link));
+  const linkLine = el("p");
+  linkLine.append(link);
+  box.append(linkLine);
   return box;
 }
 
