@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class LedgerImmutable(Exception):
@@ -30,7 +31,7 @@ class Account(models.Model):
 
     class State(models.TextChoices):
         # Escrow accounts only: open takes entries; settled and refunded must be empty.
-        OPEN = "open", _("open")
+        OPEN = "open", pgettext_lazy("escrow account state", "open")
         SETTLED = "settled", _("settled")
         REFUNDED = "refunded", _("refunded")
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
 from games.models import Seat
+from games.names import variant_title
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class PlayForm(forms.Form):
         initial="draw",
     )
     set_max = forms.TypedChoiceField(
-        label=_("Set"),
+        label=pgettext_lazy("domino set", "Set"),
         choices=[(n, str(n)) for n in ALL_SETS],  # labels: __init__
         coerce=int,
         initial=6,
@@ -105,7 +106,7 @@ class PlayForm(forms.Form):
             for t in ALL_TARGETS
         ]
         cast(forms.ChoiceField, fields["variant"]).choices = [
-            (v.id, gettext(v.title)) for v in VARIANTS.values()
+            (v.id, variant_title(v.id)) for v in VARIANTS.values()
         ]
         cast(forms.ChoiceField, fields["set_max"]).choices = set_labels
         cast(forms.ChoiceField, fields["target"]).choices = target_labels

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -47,14 +47,14 @@ def variant_title(variant: str) -> str:
     """A variant's display name ("All Fives") in the current language, or its id
     if it is unknown (the engine marks the names; they are translated here)."""
     spec = engine.VARIANTS.get(variant)
-    return gettext(spec.title) if spec else variant
+    return pgettext(engine.TITLE_CONTEXT, spec.title) if spec else variant
 
 
 def variant_dict(spec: engine.VariantSpec) -> dict[str, Any]:
     """``spec.to_dict()`` with its name and summary in the current language."""
     return {
         **spec.to_dict(),
-        "title": gettext(spec.title),
+        "title": pgettext(engine.TITLE_CONTEXT, spec.title),
         "summary": gettext(spec.summary),
     }
 

@@ -12,6 +12,9 @@ urlpatterns = [
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),
     path("tables/<int:table_id>/log.json", views.table_log_json, name="table-log"),
     path("tables/<int:table_id>/fair.json", views.table_fair, name="table-fair"),
+    path(
+        "tables/<int:table_id>/event.json", views.table_event_json, name="table-event"
+    ),
     path("tables/<int:table_id>/replay/", replays.table_replay, name="table-replay"),
     path(
         "tables/<int:table_id>/replay.json",

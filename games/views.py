@@ -18,11 +18,11 @@ from django.views.decorators.http import require_POST
 from core.requests import SignedInRequest
 from games import engine
 from games.errors import TableError
-from games.events import table_event_link
+from games.events import table_event_link, table_event_standing
 from games.fairness import table_fair_json
 from games.forms import PlayForm
 from games.history import table_hands, table_log_export
-from games.models import Table
+from games.models import FinishStep, Seat, Table
 from games.my_games import player_games
 from games.names import seat_display_name, table_title, variant_dict, variant_title
 from games.services import table_practice_create
@@ -90,7 +90,14 @@ def _after_links(table: Table, seated: bool) -> dict[str, Any]:
     event = table_event_link(table_id=table.pk, mode=mode)
     onward = seated and event is None
     return {
-        "event": {"url": event.url, "label": event.label} if event else None,
+        "event": {
+            "url": event.url,
+            "label": event.label,
+            # The player's standing and prize in the event, asked at the match end.
+            "standing": reverse("table-event", args=[table.pk]) if seated else None,
+        }
+        if event
+        else None,
         "rematch_offer": reverse(rematch[mode], args=[table.pk])
         if onward and mode in rematch
         else None,
@@ -219,3 +226,34 @@ def table_fair(request: HttpRequest, table_id: int) -> JsonResponse:
     response = JsonResponse(table_fair_json(table=table))
     response["Cache-Control"] = "no-store"
     return response
+
+
+@login_required
+def table_event_json(request: SignedInRequest, table_id: int) -> JsonResponse:
+    """The signed-in player's standing in the event that seated this table (an
+    arena, a sit-and-go): its page, its state and, once it has finished, their
+    place and prize. ``pending`` while a finish step of the table is still to
+    apply: the table's result may not have reached the event yet."""
+    table = get_object_or_404(Table, pk=table_id)
+    if not Seat.objects.filter(table_id=table_id, user_id=request.user.pk).exists():
+        raise Http404(_("You did not play at this table."))
+    found = table_event_standing(
+        table_id=table.pk, mode=str(table.mode), user_id=request.user.pk
+    )
+    if found is None:
+        raise Http404(_("No event seated this table."))
+    kind, standing = found
+    pending = FinishStep.objects.filter(
+        table_id=table.pk, done_at__isnull=True
+    ).exists()
+    return JsonResponse(
+        {
+            "pending": pending,
+            "kind": kind,
+            "url": standing.url,
+            "state": standing.state,
+            "place": standing.place,
+            "coins": standing.coins,
+            "xp": standing.xp,
+        }
+    )

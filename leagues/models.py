@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Division(models.TextChoices):
@@ -38,7 +39,7 @@ class Player(models.Model):
 
 class Week(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", _("open")
+        OPEN = "open", pgettext_lazy("league week state", "open")
         CLOSED = "closed", _("closed")
 
     start = models.DateTimeField(unique=True, help_text="Monday 00:00 UTC")

@@ -139,12 +139,13 @@ from games.engine.rules import (
 )
 from games.engine.state import Event, State, from_json, to_json
 from games.engine.tiles import ROOT, tile_pairs
-from games.engine.variants import STOCK_NONE, VARIANTS, VariantSpec
+from games.engine.variants import STOCK_NONE, TITLE_CONTEXT, VARIANTS, VariantSpec
 from games.engine.views import determinize, events_for, face_up, public_info, view
 
 __all__ = [
     "ROOT",
     "STOCK_NONE",
+    "TITLE_CONTEXT",
     "VARIANTS",
     "Action",
     "Event",

@@ -7,6 +7,12 @@ land in the catalog. A ``Text`` holds the template and its parameters; a
 parameter may itself be a ``Text`` (a tile's or an end's name), so every part a
 player reads is translated. The caller that shows the text renders it with its
 translation function: ``text.render(gettext)``; ``str(text)`` is the English.
+
+A word with two meanings in English ("Draw" the game, "Draw" from the stock) is
+marked with its context, ``pgettext_noop(context, template)`` (the project's
+``makemessages`` passes ``--keyword=pgettext_noop:1c,2``), and its ``Text`` carries
+the context: rendered, it asks the catalog for the context's entry, as Django's
+``pgettext`` does.
 """
 
 from __future__ import annotations
@@ -22,8 +28,18 @@ DASH = "\u2013"  # as players write a tile: 4–6
 Param = Union[str, int, "Text"]
 
 
+# How gettext catalogs key an entry with a context: the context, this, the msgid.
+CONTEXT_SEPARATOR = "\x04"
+
+
 def gettext_noop(template: str) -> str:
     """Mark ``template`` for extraction; the text is translated where it is shown."""
+    return template
+
+
+def pgettext_noop(context: str, template: str) -> str:
+    """Mark ``template`` for extraction in ``context``; where it is shown it is
+    translated in the same context (``text_in``, Django's ``pgettext``)."""
     return template
 
 
@@ -37,6 +53,7 @@ class Text:
 
     template: str
     params: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
+    context: str = ""
 
     def render(self, translate: Callable[[str], str] = _same) -> str:
         """The text in the language of ``translate`` (English by default)."""
@@ -44,7 +61,12 @@ class Text:
             key: value.render(translate) if isinstance(value, Text) else value
             for key, value in self.params.items()
         }
-        return translate(self.template) % values
+        if not self.context:
+            return translate(self.template) % values
+        said = translate(f"{self.context}{CONTEXT_SEPARATOR}{self.template}")
+        if CONTEXT_SEPARATOR in said:  # no entry in that context: the English
+            said = self.template
+        return said % values
 
     def __str__(self) -> str:
         return self.render()
@@ -53,6 +75,11 @@ class Text:
 def text(template: str, **params: Param) -> Text:
     """A ``Text`` from a template marked with ``gettext_noop`` and its values."""
     return Text(template, MappingProxyType(params))
+
+
+def text_in(context: str, template: str, **params: Param) -> Text:
+    """A ``Text`` from a template marked with ``pgettext_noop(context, …)``."""
+    return Text(template, MappingProxyType(params), context)
 
 
 def text_list(items: Sequence[Param]) -> Text:

@@ -35,7 +35,7 @@ class InvalidOptions(ValueError):
 
 OPTION_NAMES: dict[str, str] = {
     "variant": gettext_noop("variant"),
-    "set_max": gettext_noop("set"),
+    "set_max": gettext_noop("domino set"),
     "seats": gettext_noop("number of players"),
     "partnership": gettext_noop("partnerships"),
     "target": gettext_noop("target score"),
@@ -122,7 +122,7 @@ def options_for(variant: str, **overrides: Any) -> Options:
     for key in overrides:
         if key not in _FIELDS:
             raise InvalidOptions(key, gettext_noop("There is no such rule option."))
-    title = text(spec.title)
+    title = spec.title_text()
 
     set_max = _check_int("set_max", overrides.get("set_max", spec.default_set))
     if set_max not in spec.sets:

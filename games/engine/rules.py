@@ -56,7 +56,7 @@ from games.engine.actions import (
 )
 from games.engine.fair import FairDeal
 from games.engine.layout import attach, close_ends, end_sum, ends_mask, open_layout
-from games.engine.messages import end_name, gettext_noop, text, text_list, tile_name
+from games.engine.messages import end_name, gettext_noop, text_list, tile_name
 from games.engine.options import Options, Rules, rules_for
 from games.engine.scoring import end_points, match_winners, reveal, score_hand
 from games.engine.state import (
@@ -616,7 +616,7 @@ def _draw(state: State, r: Rules, seat: int) -> State:
     if r.stock == STOCK_NONE:
         raise IllegalAction(
             gettext_noop("There is no drawing in %(variant)s: pass."),
-            variant=text(r.options.spec.title),
+            variant=r.options.spec.title_text(),
         )
     if _has_play(state, r, seat):
         raise IllegalAction(

@@ -10,7 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.messages import gettext_noop
+from games.engine.messages import Text, gettext_noop, pgettext_noop, text_in
+
+# The context of every variant's name in the catalogs: "Draw" and "Block" are
+# also things a player does. Where a name is shown it is translated in it.
+TITLE_CONTEXT = "domino game"
 
 STANDARD_TARGETS = (50, 100, 150, 200, 250)
 
@@ -57,6 +61,10 @@ class VariantSpec:
     no_double: str
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     reserve: int = 0  # stock tiles that are never drawn
+
+    def title_text(self) -> Text:
+        """The variant's name, to render in a reader's language."""
+        return text_in(TITLE_CONTEXT, self.title)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description for the Play page form."""
@@ -122,7 +130,7 @@ VARIANTS: dict[str, VariantSpec] = {
     for s in (
         _spec(
             id="block",
-            title=gettext_noop("Block"),
+            title=pgettext_noop("domino game", "Block"),
             summary=gettext_noop(
                 "Match a tile to either end of the line. There is no drawing: a "
                 "player who cannot play passes. The holder of the highest double "
@@ -146,7 +154,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="draw",
-            title=gettext_noop("Draw"),
+            title=pgettext_noop("domino game", "Draw"),
             summary=gettext_noop(
                 "Like Block, but a player who cannot play draws from the stock "
                 "until a tile fits or the stock is empty, and passes only then. "
@@ -168,7 +176,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="cross",
-            title=gettext_noop("Cross"),
+            title=pgettext_noop("domino game", "Cross"),
             summary=gettext_noop(
                 "The opening double is a spinner with four arms. The four plays "
                 "after it must go on four different arms; then any arm's end is "
@@ -188,7 +196,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="grand_cross",
-            title=gettext_noop("Grand Cross"),
+            title=pgettext_noop("domino game", "Grand Cross"),
             summary=gettext_noop(
                 "Cross with branching doubles: after the four arms are filled, "
                 "every double played on an arm continues it and starts two new "
@@ -209,7 +217,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="all_fives",
-            title=gettext_noop("All Fives"),
+            title=pgettext_noop("domino game", "All Fives"),
             summary=gettext_noop(
                 "Five tiles each. The holder of the highest double opens with any "
                 "tile. After each play, if the open ends add up to a multiple of "
@@ -234,7 +242,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="fives_and_threes",
-            title=gettext_noop("Fives and Threes"),
+            title=pgettext_noop("domino game", "Fives and Threes"),
             summary=gettext_noop(
                 "As All Fives, but an end total divisible by five or by three "
                 "scores that many points, once (15 is worth 15). Claim them or "
@@ -255,7 +263,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="fives",
-            title=gettext_noop("Fives (doble eje)"),
+            title=pgettext_noop("domino game", "Fives (doble eje)"),
             summary=gettext_noop(
                 "The first double played is the spinner: tiles go on its long "
                 "sides first, then on its short sides too. Whenever the open ends "
@@ -277,7 +285,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="catalan",
-            title=gettext_noop("Catalan (Dòmino)"),
+            title=pgettext_noop("domino game", "Catalan (Dòmino)"),
             summary=gettext_noop(
                 "Deal 5 or 7 tiles each; the rest is the stock. The highest double "
                 "opens (else the heaviest tile). Draw until you can play. Going "
@@ -300,7 +308,7 @@ VARIANTS: dict[str, VariantSpec] = {
         ),
         _spec(
             id="spider",
-            title=gettext_noop("Spider"),
+            title=pgettext_noop("domino game", "Spider"),
             summary=gettext_noop(
                 "Two players, seven tiles each. The lowest double (1-1 first, 0-0 "
                 "last) opens in the centre, open on four sides. You may lay "

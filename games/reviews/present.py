@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import Options, rules_for
@@ -51,7 +51,7 @@ def action_words(action: dict[str, Any]) -> str:
     if kind == "claim":
         return str(gettext("claim %(n)s") % {"n": action.get("points")})
     simple = {
-        "draw": gettext("draw"),
+        "draw": pgettext("draw from the stock", "draw"),
         "pass": gettext("pass"),
         "continue": gettext("play on without claiming"),
         "close": gettext("close the double"),

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
+from games.names import variant_title
 from matchmaking.pools.waves import Gap
 
 
@@ -33,12 +33,12 @@ class Pool:
                 "%(variant)s, %(n)d player in partnerships",
                 "%(variant)s, %(n)d players in partnerships",
                 self.seats,
-            ) % {"variant": _(spec.title), "n": self.seats}
+            ) % {"variant": variant_title(spec.id), "n": self.seats}
         return ngettext(
             "%(variant)s, %(n)d player",
             "%(variant)s, %(n)d players",
             self.seats,
-        ) % {"variant": _(spec.title), "n": self.seats}
+        ) % {"variant": variant_title(spec.id), "n": self.seats}
 
     @property
     def target(self) -> int:

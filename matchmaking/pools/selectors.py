@@ -19,7 +19,7 @@ from games.names import variant_title
 from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
 from matchmaking.pools.display import rating_label, rating_points, rating_provisional
 from matchmaking.pools.models import Cooldown, Rating, RatingChange, Search
-from matchmaking.pools.ratings import MU, SIGMA
+from matchmaking.pools.ratings import MU, RATED_MODES, SIGMA
 
 # A player with a seat at a table of these modes and states cannot search a pool.
 LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
@@ -217,11 +217,35 @@ def rating_last_change(*, user_id: int) -> dict[str, Any] | None:
     }
 
 
+def _unrated_reason(*, table_id: int) -> str | None:
+    """Why a finished table of a rated mode changed nobody's rating, as a code the
+    result screen words: ``"computers"`` when computer players (a ranked table's
+    backfill) took the seats that would have rated the player, leaving fewer than
+    two people (``matchmaking.pools.ratings``: only people are rated). None for a
+    table that rates, or of a mode that never does."""
+    table = Table.objects.filter(pk=table_id).only("mode").first()
+    if table is None or table.mode not in RATED_MODES:
+        return None
+    seats = list(
+        Seat.objects.filter(table_id=table_id).values_list("user_id", "simulated")
+    )
+    people = sum(
+        1 for user_id, simulated in seats if user_id is not None and not simulated
+    )
+    if people < 2 and len(seats) > people:
+        return "computers"
+    return None
+
+
 def table_outcome(*, user_id: int, table_id: int) -> dict[str, Any]:
     """What one finished table brought the player: the rating after it ("1605?"),
     the displayed change, and the coins and XP it paid (rewards; a stake pot's
     payout is the pot's own line). ``pending`` while a finish consequence of the
     table is still to apply after its commit: the figures may then still change.
+
+    ``provisional`` says the rating still carries its "?", with the rated tables
+    played in the variant (``tables``) and the number a settled rating needs
+    (``needed``); ``unrated`` is why the table rated nobody (:func:`_unrated_reason`).
     """
     pending = FinishStep.objects.filter(
         table_id=table_id, done_at__isnull=True
@@ -229,17 +253,24 @@ def table_outcome(*, user_id: int, table_id: int) -> dict[str, Any]:
     row = RatingChange.objects.filter(user_id=user_id, table_id=table_id).first()
     rating: str | None = None
     change: int | None = None
+    tables = 0
+    provisional = False
     if row is not None:
         change = rating_points(row.mu_after) - rating_points(row.mu_before)
         tables = RatingChange.objects.filter(
             user_id=user_id, variant=row.variant, pk__lte=row.pk
         ).count()
         rating = rating_label(mu=row.mu_after, sigma=row.sigma_after, tables=tables)
+        provisional = rating_provisional(tables=tables, sigma=row.sigma_after)
     coins, xp = table_earnings(user_id=user_id, table_ref=str(table_id))
     return {
         "pending": pending,
         "rating": rating,
         "change": change,
+        "provisional": provisional,
+        "tables": tables,
+        "needed": int(settings.MATCHMAKING_PROVISIONAL_TABLES),
+        "unrated": None if row is not None else _unrated_reason(table_id=table_id),
         "coins": coins,
         "xp": xp,
     }

@@ -34,8 +34,8 @@ from economy.services import (
     pot_open,
     pot_refund_all,
 )
-from games.engine import VARIANTS
 from games.errors import TableError
+from games.names import variant_title
 from games.services import (
     seat_add,
     seat_free,
@@ -79,7 +79,7 @@ class StakeShape:
 
     @property
     def label(self) -> str:
-        title = _(VARIANTS[self.variant].title)
+        title = variant_title(self.variant)
         if self.partnership:
             return ngettext(
                 "%(variant)s, %(seats)d player in partnership",

@@ -2,7 +2,8 @@
 // shown to each reader in their own language; in a friend room, typed lines between
 // friends, each with Report. Sent and received over the presence socket
 // (presence.js relays both ways). A player may mute someone, or the whole chat;
-// both choices stay in this browser.
+// both choices stay in this browser. The table page offers the chat only where
+// another person sits: against computers nobody would read it.
 import { gettext, interpolate } from "./i18n.js";
 import { csrfToken, el } from "./dom.js";
 
@@ -119,7 +120,9 @@ if (box) {
     else if (frame.type === "error" && Date.now() - sentAt < 5000) note.textContent = frame.message;
   });
 
-  box.replaceChildren(el("h2", { class: "chat-title", text: gettext("Chat") }), toggle, phrases, form, log, note);
+  // A table without typed lines has no form: only the parts that exist are shown.
+  const parts = [el("h2", { class: "chat-title", text: gettext("Chat") }), toggle, phrases, form, log, note];
+  box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
   showToggle();
 }

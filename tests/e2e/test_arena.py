@@ -68,7 +68,11 @@ def test_two_people_play_an_arena_and_the_standings_move(new_page, tmp_path_fact
     ana_page.locator("#arena-join").click()
     expect(ana_page.locator("#arena-withdraw")).to_be_visible()  # alone: waits
     # Ben's join pairs the two at once, so his page may already be on its way
-    # to the table before his arena page shows the pause button.
+    # to the table before his arena page shows the pause button. His join's
+    # answer is held back from his page (the server has it and answers): the
+    # socket sends him to the table first, as a slow answer would.
+    held = []
+    ben_page.route("**/join/", lambda route: held.append(route.fetch(max_redirects=0)))
     ben_page.goto(url)
     ben_page.locator("#arena-join").click()
     rows = cy_page.locator("#arena-standings tbody tr")
@@ -78,6 +82,11 @@ def test_two_people_play_an_arena_and_the_standings_move(new_page, tmp_path_fact
     ana_page.wait_for_url(re.compile(r"/tables/\d+/"), timeout=30_000)
     ben_page.wait_for_url(re.compile(r"/tables/\d+/"), timeout=30_000)
     assert ana_page.url == ben_page.url
+    assert held and held[0].status in (200, 302)  # the server took the join
+    # The arena page's words about itself stay on the arena page.
+    wait_ready(ben_page)
+    expect(ben_page.get_by_text("Keep this page open")).to_have_count(0)
+    ben_page.unroute("**/join/")
     table_id = int(re.search(r"/tables/(\d+)/", ana_page.url).group(1))
     expect(rows.first).to_contain_text("playing")
     for page in (ana_page, ben_page):
@@ -104,6 +113,22 @@ def test_two_people_play_an_arena_and_the_standings_move(new_page, tmp_path_fact
     ana_page.locator("#main-action").click()
     back = ana_page.locator("#match-result [data-event]")
     expect(back).to_have_text("Back to the arena")
+    # Two people: the chat is there, whole. The rating's "?" is explained, and
+    # the arena's prize is said to come with its final standings.
+    expect(ana_page.locator("#chat")).to_be_visible()
+    expect(ana_page.locator("#chat")).not_to_contain_text("null")
+    rating = ana_page.locator("#match-result [data-rating]")
+    expect(rating).to_contain_text("?")
+    expect(rating).to_have_attribute("aria-describedby", "rating-legend")
+    legend = ana_page.locator("#rating-legend")
+    expect(legend).to_contain_text("?: a provisional rating, until 10 rated tables")
+    expect(rating).to_have_attribute("title", legend.inner_text())
+    standing = ana_page.locator('#match-result [data-event-standing="running"]')
+    expect(standing).to_contain_text(
+        "Your arena prize is decided by the final standings when the arena ends."
+    )
+    expect(standing.locator("a[data-standings]")).to_have_attribute("href", url)
+    screenshot(ana_page, "arena-table-result")
     expect(ana_page.locator("#match-result [data-again]")).to_have_count(0)
     back.click()
     ana_page.wait_for_url(f"**{url}")

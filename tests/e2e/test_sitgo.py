@@ -61,6 +61,20 @@ def test_four_people_play_a_sit_and_go_and_the_winners_share_the_whole_pot(
     else:
         pytest.fail("the sit-and-go table did not end")
     winner_name = next(s["name"] for s in frame(pages[0])["seats"] if s["place"] == 1)
+    # Four people: the chat is there, whole. The winner's result screen tells
+    # the event's prize, not only the table's reward, and leads to the standings.
+    winner_page = names[winner_name]
+    expect(winner_page.locator("#chat")).to_be_visible()
+    expect(winner_page.locator("#chat")).not_to_contain_text("null")
+    expect(winner_page.locator("#main-action")).to_have_text("Finish")
+    winner_page.locator("#main-action").click()
+    standing = winner_page.locator('#match-result [data-event-standing="finished"]')
+    expect(standing).to_contain_text("The sit-and-go is over. Your final place: 1.")
+    expect(standing.locator("[data-event-prize]")).to_have_text("Your prize: 260 coins")
+    expect(standing.locator("a[data-standings]")).to_have_attribute(
+        "href", re.compile(r"^/tournaments/sitgo/\d+/$")
+    )
+    screenshot(winner_page, "sitgo-table-result")
     # The match's end leads back to the event page, which shows the places and
     # payouts once the finish is applied.
     event = pages[0]

@@ -138,7 +138,7 @@ def test_the_table_page_uses_the_catalog():
     entries = set()
     for path in (JS / "table").glob("*.js"):
         entries |= catalog_entries(path.read_text())
-    assert (None, "Draw") in entries
+    assert ("draw from the stock", "Draw") in entries
     assert (None, "Pass (knock)") in entries
     assert (None, "Your hand · %(count)s tiles") in entries
     assert ("end of the layout", "left") in entries

@@ -108,23 +108,25 @@ def _spider_with_a_closed_north_arm() -> engine.State:
 
 
 def _marked_templates() -> set[str]:
-    """Every literal the engine marks with ``gettext_noop``."""
+    """Every literal the engine marks with ``gettext_noop`` (or, in a context,
+    ``pgettext_noop``)."""
     found = set()
     for path in ENGINE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "gettext_noop"
+                and node.func.id in ("gettext_noop", "pgettext_noop")
             ):
-                (arg,) = node.args
+                *context, arg = node.args
                 assert isinstance(arg, ast.Constant), ast.unparse(node)
+                assert all(isinstance(c, ast.Constant) for c in context)
                 found.add(arg.value)
     return found
 
 
 def _extracted_msgids() -> set[str]:
-    """The msgids xgettext finds in the engine with Django's keyword set."""
+    """The msgids xgettext finds in the engine with the project's keyword set."""
     xgettext = shutil.which("xgettext")
     assert xgettext, "xgettext (Debian package gettext) is needed to extract texts"
     result = subprocess.run(
@@ -132,6 +134,7 @@ def _extracted_msgids() -> set[str]:
             xgettext,
             "--language=Python",
             "--keyword=gettext_noop",
+            "--keyword=pgettext_noop:1c,2",  # the project's makemessages adds it
             "--from-code=UTF-8",
             "--output=-",
             *sorted(str(p) for p in ENGINE.glob("*.py")),

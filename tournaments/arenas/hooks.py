@@ -8,7 +8,7 @@ from typing import Any
 from games.events import event_link_register
 from games.finish import consequence_register
 from games.signals import table_cancelled
-from tournaments.arenas.selectors import arena_of_table
+from tournaments.arenas.selectors import arena_of_table, arena_standing_of_table
 from tournaments.arenas.services import (
     arena_on_table_cancelled,
     arena_on_table_finished,
@@ -26,4 +26,6 @@ def hooks_register() -> None:
     table no arena seated."""
     consequence_register("arena", arena_on_table_finished, modes=("online",))
     table_cancelled.connect(_on_cancelled, dispatch_uid="tournaments.arenas.cancelled")
-    event_link_register("arena", arena_of_table, modes=("online",))
+    event_link_register(
+        "arena", arena_of_table, modes=("online",), standing=arena_standing_of_table
+    )

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.events import EventLink
+from games.events import EventLink, EventStanding
 from matchmaking.pools.config import pool_get
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.scoring import STREAK_FROM, ranks_of
@@ -195,4 +195,31 @@ def arena_of_table(table_id: int) -> EventLink | None:
         return None
     return EventLink(
         url=reverse("arena", args=[arena_id]), label=_("Back to the arena")
+    )
+
+
+def arena_standing_of_table(table_id: int, user_id: int) -> EventStanding | None:
+    """The player's standing in the arena that seated this table (its result
+    screen's line): the arena's page and, once it has finished, their final rank
+    and prize; None for a table no arena seated or a player not in it."""
+    game = (
+        ArenaGame.objects.filter(table_id=table_id)
+        .values_list("arena_id", "arena__status")
+        .first()
+    )
+    if game is None:
+        return None
+    arena_id, status = game
+    player = ArenaPlayer.objects.filter(arena_id=arena_id, user_id=user_id).first()
+    if player is None:
+        return None
+    url = reverse("arena", args=[arena_id])
+    if status != Arena.Status.FINISHED:
+        return EventStanding(url=url, state="running")
+    return EventStanding(
+        url=url,
+        state="finished",
+        place=player.rank,
+        coins=player.prize_coins,
+        xp=player.prize_xp,
     )

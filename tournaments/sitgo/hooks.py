@@ -11,7 +11,7 @@ from games.signals import table_cancelled
 from matchmaking.commitments import commitment_check_register
 from tournaments.sitgo.commitments import sitgo_commitment
 from tournaments.sitgo.rounds import sitgo_on_table_cancelled, sitgo_on_table_finished
-from tournaments.sitgo.selectors import sitgo_of_table
+from tournaments.sitgo.selectors import sitgo_of_table, sitgo_standing_of_table
 
 
 def hooks_register() -> None:
@@ -20,5 +20,7 @@ def hooks_register() -> None:
     table_cancelled.connect(
         sitgo_on_table_cancelled, dispatch_uid="tournaments.sitgo.cancelled"
     )
-    event_link_register("sitgo", sitgo_of_table, modes=("online",))
+    event_link_register(
+        "sitgo", sitgo_of_table, modes=("online",), standing=sitgo_standing_of_table
+    )
     commitment_check_register("sitgo", sitgo_commitment)

@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from economy.pots import places_split
-from games.engine import VARIANTS
-from games.events import EventLink
+from games.events import EventLink, EventStanding
+from games.names import variant_title
 from tournaments.sitgo import conf
 from tournaments.sitgo.models import SitGo, SitGoEntry, SitGoTable
 
@@ -37,7 +37,7 @@ def game_label(row: SitGo | None = None) -> str:
     variant = row.variant if row is not None else conf.game()[0]
     options = row.options if row is not None else conf.game()[1]
     return _("%(variant)s to %(target)s points, 4 players at each table") % {
-        "variant": _(VARIANTS[variant].title),
+        "variant": variant_title(variant),
         "target": options.get("target", ""),
     }
 
@@ -158,4 +158,29 @@ def sitgo_of_table(table_id: int) -> EventLink | None:
         return None
     return EventLink(
         url=reverse("sitgo", args=[sitgo_id]), label=_("Back to the sit-and-go")
+    )
+
+
+def sitgo_standing_of_table(table_id: int, user_id: int) -> EventStanding | None:
+    """The player's standing in the sit-and-go this table is a game of (its result
+    screen's line): the event's page and, once it has finished, their place and
+    payout from the pot; None for a table of no sit-and-go or a player not in it."""
+    game = (
+        SitGoTable.objects.filter(table_id=table_id)
+        .values_list("sitgo_id", "sitgo__state")
+        .first()
+    )
+    if game is None:
+        return None
+    sitgo_id, state = game
+    entry = SitGoEntry.objects.filter(sitgo_id=sitgo_id, user_id=user_id).first()
+    if entry is None:
+        return None
+    url = reverse("sitgo", args=[sitgo_id])
+    if state == SitGo.State.CANCELLED:
+        return EventStanding(url=url, state="cancelled")
+    if state != SitGo.State.FINISHED:
+        return EventStanding(url=url, state="running")
+    return EventStanding(
+        url=url, state="finished", place=entry.place, coins=entry.payout
     )

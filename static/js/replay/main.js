@@ -200,7 +200,7 @@ class Replay {
   renderVerify(step) {
     if (!step) return;
     const check = this.checks.get(step.hand);
-    const name = interpolate(gettext("Hand %(number)s"), { number: formatNumber(step.hand) });
+    const name = interpolate(pgettext("a deal of the match", "Hand %(number)s"), { number: formatNumber(step.hand) });
     let line;
     if (!check) line = el("p", { text: gettext("Checking the deal…") });
     else if (check.state === "old") line = el("p", { class: "fair-old", text: gettext("This table was dealt before fair deals.") });
@@ -234,13 +234,13 @@ class Replay {
           ),
         );
       }
-      const title = interpolate(gettext("Hand %(number)s"), { number: formatNumber(entry.hand) });
+      const title = interpolate(pgettext("a deal of the match", "Hand %(number)s"), { number: formatNumber(entry.hand) });
       return el("li", {}, el("h3", { text: title }), el("ol", { class: "moves" }, ...items));
     });
     parts.moves.replaceChildren(...groups);
     parts.handPick.replaceChildren(
       ...this.data.hands.map((entry) =>
-        el("option", { value: String(entry.hand), text: interpolate(gettext("Hand %(number)s"), { number: formatNumber(entry.hand) }) }),
+        el("option", { value: String(entry.hand), text: interpolate(pgettext("a deal of the match", "Hand %(number)s"), { number: formatNumber(entry.hand) }) }),
       ),
     );
   }

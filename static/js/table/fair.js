@@ -3,7 +3,7 @@
 // deal), and the Verify button that recomputes every revealed deal in the browser
 // with WebCrypto from fair.json alone.
 
-import { formatNumber, gettext, interpolate } from "../i18n.js";
+import { formatNumber, gettext, interpolate, pgettext } from "../i18n.js";
 import { DASH } from "./tiles.js";
 import { el } from "../dom.js";
 
@@ -351,7 +351,7 @@ export class FairPanel {
       return box;
     }
     for (const { hand, problems } of this.result.hands) {
-      const name = interpolate(gettext("Hand %(number)s"), { number: formatNumber(hand) });
+      const name = interpolate(pgettext("a deal of the match", "Hand %(number)s"), { number: formatNumber(hand) });
       if (!problems.length) {
         box.append(el("p", { class: "fair-ok", text: `${name}: ${gettext("this deal matches the commitment.")}` }));
       } else {

@@ -301,7 +301,29 @@ export function potLineText(line, myName) {
   return interpolate(gettext("%(name)s: %(outcome)s"), { name, outcome });
 }
 
-/** "Your rating: 1605? (+105)" and "Earned here: 30 coins · 20 XP". */
+// Why a table of a rated kind changed no rating (the server's ``unrated`` codes).
+const UNRATED = {
+  computers: () => gettext("Unrated: computer players filled seats at this table, and only games between people change a rating."),
+};
+
+/** What the "?" after a provisional rating means, with how far it has to go. */
+export function provisionalText(body) {
+  const left = (body.needed || 0) - (body.tables || 0);
+  if (left > 0) {
+    return interpolate(
+      ngettext(
+        "?: a provisional rating, until %(needed)s rated tables (%(tables)s played): %(left)s more to go.",
+        "?: a provisional rating, until %(needed)s rated tables (%(tables)s played): %(left)s more to go.",
+        left,
+      ),
+      { needed: formatNumber(body.needed), tables: formatNumber(body.tables), left: formatNumber(left) },
+    );
+  }
+  return gettext("?: a provisional rating, settled once your results are steady over more rated tables.");
+}
+
+/** "Your rating: 1605? (+105)" and "Earned here: 30 coins · 20 XP"; why a table
+ * rated nobody, and what a provisional rating's "?" means. */
 export function outcomeEls(body) {
   if (!body) return [];
   const parts = [];
@@ -314,6 +336,20 @@ export function outcomeEls(body) {
       : interpolate(gettext("Your rating: %(change)s"), { change: ratingChangeText(body.change) });
     const p = el("p", "rating-change", text);
     p.dataset.rating = "";
+    parts.push(p);
+    if (body.provisional) {
+      // The "?" after the rating, said in words where everyone reads it (and
+      // tied to the rating for a screen reader), and again in the line's tooltip.
+      const legend = el("p", "muted rating-legend", provisionalText(body));
+      legend.id = "rating-legend";
+      legend.dataset.provisional = "";
+      p.title = legend.textContent;
+      p.setAttribute("aria-describedby", legend.id);
+      parts.push(legend);
+    }
+  } else if (body.unrated && UNRATED[body.unrated]) {
+    const p = el("p", "unrated", UNRATED[body.unrated]());
+    p.dataset.unrated = "";
     parts.push(p);
   }
   if (body.coins || body.xp) {
@@ -365,6 +401,56 @@ export function unpaidNoteInto(match, frame) {
   note.textContent = why();
 }
 
+// The event that seated the table (an arena, a sit-and-go) pays its own prize by
+// final place when it ends: the table's result says where the player stands, with
+// a link to the standings. The words by kind of event (the server's ``kind``).
+const EVENT_WORDS = {
+  arena: {
+    running: () => gettext("Your arena prize is decided by the final standings when the arena ends."),
+    place: () => gettext("The arena is over. Your final place: %(place)s."),
+    none: () => gettext("The arena is over: you took no place."),
+  },
+  sitgo: {
+    running: () => gettext("Your sit-and-go prize is decided when the sit-and-go ends."),
+    place: () => gettext("The sit-and-go is over. Your final place: %(place)s."),
+    none: () => gettext("The sit-and-go is over."),
+    cancelled: () => gettext("The sit-and-go was cancelled: entries were refunded."),
+  },
+};
+
+/** The lines of the player's standing in the event, and the way to its standings. */
+export function eventStandingEl(body) {
+  const words = body && EVENT_WORDS[body.kind];
+  if (!words) return null;
+  const box = el("div", "event-standing");
+  box.dataset.eventStanding = body.state;
+  let text;
+  if (body.state === "finished") {
+    text = body.place
+      ? interpolate(words.place(), { place: formatNumber(body.place) })
+      : words.none();
+  } else if (body.state === "cancelled" && words.cancelled) text = words.cancelled();
+  else text = words.running();
+  box.append(el("p", null, text));
+  if (body.state === "finished") {
+    const prize = [];
+    if (body.coins) prize.push(interpolate(ngettext("%(coins)s coin", "%(coins)s coins", body.coins), { coins: formatNumber(body.coins) }));
+    if (body.xp) prize.push(interpolate(gettext("%(xp)s XP"), { xp: formatNumber(body.xp) }));
+    const line = prize.length
+      ? el("p", "event-prize", interpolate(gettext("Your prize: %(prize)s"), { prize: prize.join(" · ") }))
+      : el("p", "event-prize", gettext("No prize at this place."));
+    line.dataset.eventPrize = "";
+    box.append(line);
+  }
+  const link = el("a", null, gettext("See the standings"));
+  link.href = body.url;
+  link.dataset.standings = "";
+  const linkLine = el("p");
+  linkLine.append(link);
+  box.append(linkLine);
+  return box;
+}
+
 /** Fill the match result's extras (rating change, pot) once per table. */
 export function matchExtrasInto(match, frame) {
   const { table, seats, you } = frame;
@@ -384,6 +470,8 @@ export function matchExtrasInto(match, frame) {
   if (urls.pot) {
     asks.push(fetchJson(urls.pot, (b) => b.state === "settled" || b.state === "cancelled").then((b) => potEl(b, me && seatDisplayName(me))));
   }
+  const standing = match.dataset.standing;
+  if (standing && me) asks.push(fetchJson(standing, (b) => !b.pending).then(eventStandingEl));
   Promise.all(asks).then((parts) => holder.replaceChildren(...parts.flat().filter(Boolean)));
 }
 

@@ -304,7 +304,7 @@ export class TableUI {
     const { view, table } = this.frame;
     const bits = [this.config.title];
     if (view) {
-      bits.push(interpolate(gettext("Hand %(number)s"), { number: formatNumber(view.hand_no) }));
+      bits.push(interpolate(pgettext("a deal of the match", "Hand %(number)s"), { number: formatNumber(view.hand_no) }));
       bits.push(interpolate(gettext("Target %(points)s"), { points: formatNumber(view.target) }));
       if (this.config.stock_drawn) {
         bits.push(interpolate(gettext("Stock %(count)s"), { count: formatNumber(view.stock_count) }));
@@ -605,7 +605,7 @@ export class TableUI {
         });
         extra.push([interpolate(gettext("Close %(doubles)s"), { doubles: formatList(names) }), close]);
       }
-    } else if (find("draw")) main = [gettext("Draw"), find("draw")];
+    } else if (find("draw")) main = [pgettext("draw from the stock", "Draw"), find("draw")];
     else if (find("pass")) main = [gettext("Pass (knock)"), find("pass")];
     for (const multi of legal.filter((a) => a.type === "play_doubles")) {
       const plays = multi.plays.map((p) => interpolate(gettext("%(tile)s (%(end)s)"), { tile: tileLabel(p.tile), end: endName(p.end) }));

@@ -1,8 +1,9 @@
 // An arena's page: the standings kept live over its socket, the countdown to the
 // start and the end, and "your game is ready" (then the table) the moment the
-// player is paired. Every text comes from the server, already translated.
+// player is paired. Every text comes from the server, already translated, but for
+// the words of a lost connection.
 import { connect } from "../../socket.js";
-import { formatNumber, interpolate } from "../../i18n.js";
+import { formatNumber, gettext, interpolate } from "../../i18n.js";
 import "./times.js";
 
 const page = document.getElementById("arena");
@@ -86,6 +87,46 @@ function paired(frame) {
   box.hidden = false;
   window.location.assign(frame.url);
 }
+
+// Join (or Resume) by script: the server's JSON answer stores no one-off message.
+// A form post's "You are in. Keep this page open" would wait in the session for the
+// next page, which, when the join pairs the player at once, is the table the socket
+// sends them to. The page drawn again says it in its own words; its socket sends
+// "paired" on connect if a table was made meanwhile.
+const joinButton = document.getElementById("arena-join");
+joinButton?.form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = joinButton.form;
+  joinButton.disabled = true;
+  let body = null;
+  let ok = false;
+  try {
+    const reply = await fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    ok = reply.ok;
+    body = await reply.json().catch(() => null);
+  } catch {
+    ok = false;
+  }
+  if (ok) {
+    window.location.reload();
+    return;
+  }
+  joinButton.disabled = false;
+  let note = document.getElementById("arena-join-error");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "arena-join-error";
+    note.className = "error";
+    note.setAttribute("role", "alert");
+    form.after(note);
+  }
+  note.textContent = body?.error?.message || gettext("Something went wrong.");
+});
 
 tick();
 window.setInterval(tick, 1000);
