@@ -117,7 +117,7 @@ class Replay {
       if (move.label) head.append(" ", el("span", { class: `label label-${move.label}`, text: move.label_text }));
       lines.push(head);
       // Only a judged decision has a verdict (a best option): the server says which.
-      if (move.match_point) lines.push(el("p", { class: "muted", text: gettext("Match point: valued, not judged.") }));
+      if (move.match_point) lines.push(el("p", { class: "muted", text: pgettext("a move that can decide the match", "Match point: valued, not judged.") }));
       else if (!move.settled) {
         lines.push(el("p", { class: "muted", text: gettext("Not settled: the search ran out of its budget.") }));
       } else if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
