@@ -7,7 +7,7 @@
 Without ``DATABASE_URL`` it runs on a new SQLite file in a temporary folder (removed
 afterwards). On PostgreSQL, give it a database of its own: it migrates it, adds its
 players (``eb<run>-<n>``) and closes every league week that ended by the simulated
-clock.
+clock; a second run plays the week after the last one in the database.
 
 Every coin moves through the services a player's requests reach: sign-up grant
 (``wallet_grant_signup``), daily bonus (``daily_bonus_claim``), online tables seated
@@ -69,7 +69,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 _TEMP = None
-if not os.environ.get("DATABASE_URL"):
+if __name__ == "__main__" and not os.environ.get("DATABASE_URL"):
     _TEMP = tempfile.TemporaryDirectory(prefix="economy-bench-")
     os.environ["SQLITE_PATH"] = str(Path(_TEMP.name) / "economy.sqlite3")
 
@@ -92,6 +92,7 @@ from games import engine  # noqa: E402
 from games import services as table_services  # noqa: E402
 from games.models import Seat, Table, TableEvent  # noqa: E402
 from games.services.timed_jobs import bot_action  # noqa: E402
+from leagues.models import Week  # noqa: E402
 from leagues.rollover import weeks_rollover  # noqa: E402
 from matchmaking.pools.models import Search  # noqa: E402
 from matchmaking.pools.services import search_cancel, search_start, wave_run  # noqa: E402
@@ -148,11 +149,11 @@ class SimClock:
     def advance(self, seconds: float) -> None:
         self.at += timedelta(seconds=seconds)
 
-    def install(self) -> None:
-        timezone.now = self.now  # type: ignore[assignment]
+    def install(self, patch: Callable[[Any, str, Any], None] = setattr) -> None:
+        patch(timezone, "now", self.now)
 
 
-def quiet() -> None:
+def quiet(patch: Callable[[Any, str, Any], None] = setattr) -> None:
     """No broker, no channel layer: queued tasks and socket frames go nowhere.
 
     The bench runs what those tasks would run (ticks, waves, pairings, finishes)
@@ -163,10 +164,10 @@ def quiet() -> None:
     from games.services import transitions
     from realtime import outbox
 
-    Task.apply_async = lambda self, *a, **k: None  # type: ignore[method-assign]
-    Celery.send_task = lambda self, *a, **k: None  # type: ignore[method-assign]
-    transitions.tick_job = lambda tid, seq, deadline: None  # type: ignore[assignment]
-    outbox._group_send = lambda msgs: None  # type: ignore[assignment]
+    patch(Task, "apply_async", lambda self, *a, **k: None)
+    patch(Celery, "send_task", lambda self, *a, **k: None)
+    patch(transitions, "tick_job", lambda tid, seq, deadline: None)
+    patch(outbox, "_group_send", lambda msgs: None)
 
 
 @dataclass
@@ -195,6 +196,7 @@ class Player:
 class Run:
     clock: SimClock
     rng: random.Random
+    monday: datetime
     players: list[Player]
     by_user: dict[int, Player]
     refusals: Counter[str] = field(default_factory=Counter)
@@ -486,7 +488,7 @@ def arena(run: Run, today: list[Player]) -> None:
 
 
 def day_play(run: Run, day: int) -> None:
-    start = FIRST_MONDAY + timedelta(days=day)
+    start = run.monday + timedelta(days=day)
     run.clock.set(start + timedelta(hours=9))
     today = [p for p in run.players if p.plays_daily or run.rng.random() < 0.4]
     daily_bonuses(run, today)
@@ -672,6 +674,47 @@ def report(run: Run) -> None:
     print(f"ledger audit: {breaches or 'clean'}")
 
 
+def first_monday() -> datetime:
+    """The week to play: a Monday long past, or the week after the last one a
+    database that ran the bench before holds (a week nobody has played yet)."""
+    last = Week.objects.order_by("-start").values_list("start", flat=True).first()
+    if last is not None and last >= FIRST_MONDAY:
+        return last + timedelta(days=7)
+    return FIRST_MONDAY
+
+
+def simulate(
+    *,
+    players: int,
+    days: int,
+    seed: int,
+    patch: Callable[[Any, str, Any], None] = setattr,
+) -> Run:
+    """Play ``days`` of a week for ``players`` new players, then close the week."""
+    quiet(patch)
+    monday = first_monday()
+    clock = SimClock(monday)
+    clock.install(patch)
+    rng = random.Random(seed)
+    made = players_make(players, rng)
+    run = Run(
+        clock=clock,
+        rng=rng,
+        monday=monday,
+        players=made,
+        by_user={p.pk: p for p in made},
+    )
+    for day in range(days):
+        day_play(run, day)
+        print(f"day {day + 1}: {len(run.table_seconds)} tables so far", file=sys.stderr)
+    clock.set(monday + timedelta(days=7, minutes=1))
+    weeks_rollover(now=clock.at)
+    run.balances.append(
+        ("after league", [wallet_balance(user_id=p.pk) for p in run.players])
+    )
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=16)
@@ -679,21 +722,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     call_command("migrate", "--noinput", verbosity=0)
-    quiet()
-    clock = SimClock(FIRST_MONDAY)
-    clock.install()
-    rng = random.Random(args.seed)
-    players = players_make(args.players, rng)
-    run = Run(clock=clock, rng=rng, players=players, by_user={p.pk: p for p in players})
-    for day in range(args.days):
-        day_play(run, day)
-        print(f"day {day + 1}: {len(run.table_seconds)} tables so far", file=sys.stderr)
-    clock.set(FIRST_MONDAY + timedelta(days=7, minutes=1))
-    weeks_rollover(now=clock.at)
-    run.balances.append(
-        ("after league", [wallet_balance(user_id=p.pk) for p in run.players])
-    )
-    report(run)
+    report(simulate(players=args.players, days=args.days, seed=args.seed))
 
 
 if __name__ == "__main__":
