@@ -26,7 +26,8 @@ Monday 00:00 UTC, each table taking the time its moves would take
 (``MOVE_SECONDS`` a decision, ``HAND_PAUSE_SECONDS`` between hands); a player's
 active hours are the sum of their tables' times. Players differ: a fifth play a lot
 (``heavy``), half regularly, the rest a little and not every day; some buy gold
-boosters, some sit at stakes and sit-and-gos, some join the evening arena.
+boosters (and a VIP pass once rich), some sit at stakes and sit-and-gos, some join the
+evening arena.
 
 Each player plays rated online tables before anything else (stake tables may ask
 for some, RULES.md §5) and has an address and device of their own (no two simulated
@@ -55,6 +56,7 @@ import argparse
 import inspect
 import os
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -84,7 +86,7 @@ from django.utils import timezone  # noqa: E402
 
 from core.refusals import Refusal  # noqa: E402
 from economy.audit import ledger_audit  # noqa: E402
-from economy.models import Account, Entry, Transaction, XpAward  # noqa: E402
+from economy.models import Account, Boost, Entry, Transaction, XpAward  # noqa: E402
 from economy.selectors import wallet_balance  # noqa: E402
 from economy.services import daily_bonus_claim, shop_buy  # noqa: E402
 from economy.wallets import wallet_grant_signup  # noqa: E402
@@ -220,7 +222,7 @@ def attempt(run: Run, what: str) -> Iterator[None]:
 
 def players_make(count: int, rng: random.Random) -> list[Player]:
     User = get_user_model()
-    run_tag = f"eb{rng.randrange(10**6)}"
+    run_tag = f"eb{secrets.token_hex(3)}"  # new names on a database used before
     players = []
     for i in range(count):
         user = User.objects.create_user(username=f"{run_tag}-{i}", password=None)
@@ -326,15 +328,24 @@ def daily_bonuses(run: Run, today: list[Player]) -> None:
 
 
 def shopping(run: Run, today: list[Player]) -> None:
-    """Shoppers buy a gold booster before playing, when it leaves them 300 coins."""
+    """Shoppers buy a gold booster before playing when it leaves them 300 coins,
+    and a VIP pass once they hold 5,000 and have none running."""
     for player in today:
-        if player.shopper and wallet_balance(user_id=player.pk) >= 800:
-            with attempt(run, "shop"):
-                shop_buy(
-                    user_id=player.pk,
-                    item="gold",
-                    request_key=f"bench-{run.rng.randrange(10**12)}",
-                )
+        if not player.shopper:
+            continue
+        balance = wallet_balance(user_id=player.pk)
+        vip = Boost.objects.filter(
+            user_id=player.pk, kind="vip", ends_at__gt=run.clock.at
+        ).exists()
+        wanted = "vip" if balance >= 5000 and not vip else "gold"
+        if wanted == "gold" and balance < 800:
+            continue
+        with attempt(run, "shop"):
+            shop_buy(
+                user_id=player.pk,
+                item=wanted,
+                request_key=f"bench-{run.rng.randrange(10**12)}",
+            )
 
 
 def online_rounds(run: Run, today: list[Player], rounds: int) -> None:
@@ -386,7 +397,7 @@ def _with_identity(func: Callable[..., Any], player: Player, **kwargs: Any) -> A
     for name in ("address", "ip", "ip_address", "remote_addr"):
         if name in params:
             kwargs[name] = player.address
-    for name in ("device", "device_id", "fingerprint"):
+    for name in ("device", "device_id"):
         if name in params:
             kwargs[name] = player.device
     return func(**kwargs)
