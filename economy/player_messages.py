@@ -17,6 +17,7 @@ from economy.errors import (
     EconomyError,
     IdempotencyConflict,
     InsufficientFunds,
+    InvalidInput,
     UnknownItem,
 )
 
@@ -46,6 +47,11 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
     if isinstance(exc, IdempotencyConflict):
         return str(
             gettext("That purchase was already made; reload the shop to buy again.")
+        )
+    if isinstance(exc, InvalidInput):
+        # The form's nonce was missing or not one a shop page gives.
+        return str(
+            gettext("The purchase form had expired; reload the shop and try again.")
         )
     return str(gettext("The purchase did not go through; no coins were taken."))
 
