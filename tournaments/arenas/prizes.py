@@ -27,9 +27,11 @@ from economy.ledger import (
 from economy.models import Account, Transaction, XpAward
 from economy.rewards import boost_percents, boosted
 
+PRIZE_PREFIX = "arena:"
+
 
 def prize_key(*, arena_id: int, user_id: int) -> str:
-    return f"arena:{arena_id}:{user_id}"
+    return f"{PRIZE_PREFIX}{arena_id}:{user_id}"
 
 
 def prize_memo(*, arena_id: int, rank: int) -> str:

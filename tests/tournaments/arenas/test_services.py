@@ -354,6 +354,8 @@ def test_prizes_by_rank_paid_once_and_boosted(
     from economy.services import shop_buy
 
     settings.TOURNAMENTS_ARENA_PRIZES = [(300, 90), (100, 30)]
+    settings.TOURNAMENTS_ARENA_MIN_FIELD = 2  # one paid place: half the field
+    settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME = (1000, 1000)  # nothing cut
     arena = make_arena()
     a, b, c = joined(arena, 3)
     (table_id,) = arena_pair(arena_id=arena.pk)
@@ -363,6 +365,7 @@ def test_prizes_by_rank_paid_once_and_boosted(
     from tests.economy.conftest import fund
 
     winner_user = next(u for u in (a, b, c) if u.pk == winner)
+    loser_user = next(u for u in (a, b, c) if u.pk == loser)
     fund(winner, 600)
     shop_buy(user_id=winner, item="gold", request_key="arena-test")  # x2 on rewards
     assert Boost.objects.filter(user_id=winner).exists()
@@ -375,8 +378,10 @@ def test_prizes_by_rank_paid_once_and_boosted(
     assert not arena_finish(arena_id=arena.pk)  # once
     assert wallet_balance(user_id=winner) - before[winner] == 600
     assert player_xp(user_id=winner) - xp_before[winner] == 180
-    assert wallet_balance(user_id=loser) - before[loser] == 100
-    assert player_xp(user_id=loser) - xp_before[loser] == 30
+    # Half of a field of two is one paid place; the loser scored nothing anyway.
+    assert wallet_balance(user_id=loser) - before[loser] == 0
+    assert player_xp(user_id=loser) - xp_before[loser] == 0
+    assert player(arena, loser_user).rank == 2
     # The third player never played: no rank, no prize.
     idle = next(u for u in (a, b, c) if u.pk not in ids)
     assert player(arena, idle).rank is None and wallet_balance(user_id=idle.pk) == 0
