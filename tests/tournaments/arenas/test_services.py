@@ -11,21 +11,20 @@ import pytest
 from django.utils import timezone
 
 from economy.selectors import player_xp, wallet_balance
-from games.finish import FinishNotice, consequences_for
+from games.finish import consequences_for
 from games.models import Seat, Table
 from games.services import table_cancel
-from games.signals import SeatResult
 from matchmaking.pools.conduct import offence_record
 from matchmaking.pools.models import Cooldown, Search
 from tests.economy.conftest import fund, snapshot
 from tests.support.tables import drive
+from tests.tournaments.arenas.helpers import finish, player
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.presence import presence_clear
 from tournaments.arenas.services import (
     arena_finish,
     arena_join,
-    arena_on_table_finished,
     arena_pair,
     arena_withdraw,
     arenas_tick,
@@ -35,41 +34,6 @@ from tournaments.sitgo.models import SitGo
 from tournaments.sitgo.services import sitgo_enter, sitgo_withdraw
 
 pytestmark = pytest.mark.django_db
-
-
-def result(position, user_id, place, team=None, forfeited=False):
-    return SeatResult(
-        position=position,
-        user_id=user_id,
-        bot_level="",
-        simulated=False,
-        team=team,
-        place=place,
-        score=0,
-        forfeited=forfeited,
-    )
-
-
-def finish(table_id, places, *, forfeited=()):
-    """Announce a 2-seat arena table's result (``places`` by user, in seat order)."""
-    game = ArenaGame.objects.get(table_id=table_id)
-    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED)
-    arena_on_table_finished(
-        FinishNotice(
-            table_id=table_id,
-            mode="online",
-            variant="draw",
-            simulated=False,
-            results=[
-                result(i, u, places[u], forfeited=u in forfeited)
-                for i, u in enumerate(game.user_ids)
-            ],
-        )
-    )
-
-
-def player(arena, user):
-    return ArenaPlayer.objects.get(arena=arena, user=user)
 
 
 def test_join_pause_and_resume(
