@@ -174,6 +174,16 @@ def test_three_accounts_farming_earn_no_more_per_hour_than_one_honest_player(
     clean_audit()
 
 
+def play(table_id: int, users) -> None:
+    """Play a table to its end: ``users`` seated there play every move of theirs."""
+    seats = positions(table_id)
+    drive(
+        table_id,
+        {seats[u.pk]: u for u in users if u.pk in seats},
+        rng=random.Random(table_id),
+    )
+
+
 def fail_once(notice) -> None:
     raise RuntimeError("the arena's count of this table is left to the sweep")
 
@@ -181,9 +191,9 @@ def fail_once(notice) -> None:
 def test_the_last_game_racing_the_arenas_end_pays_each_prize_once(
     make_user, make_arena, queued, pushes, settings
 ):
-    """Repeated: two processes end the arena while its last game (the leaver's)
-    is being counted; whichever order, the leaver is paid nothing and every prize
-    once."""
+    """Repeated: two processes end the arena while its last game is being
+    counted; whichever order, the player who left their only game is paid
+    nothing, and every prize is paid once."""
     settings.TOURNAMENTS_ARENA_MIN_FIELD = 4
     settings.TOURNAMENTS_ARENA_GRACE_MINUTES = 0
     for attempt in range(3):
@@ -192,30 +202,24 @@ def test_the_last_game_racing_the_arenas_end_pays_each_prize_once(
         for user in users:
             arena_join(arena_id=arena.pk, user=user)
             presence_mark(arena_id=arena.pk, user_id=user.pk)
+        # Round 1: three tables; at the first, one player leaves at once.
         tables = arena_pair(arena_id=arena.pk)
         assert len(tables) == 3
-        *played, last = tables
-        for table_id in played:
-            seats = positions(table_id)
-            drive(
-                table_id,
-                {seats[u.pk]: u for u in users if u.pk in seats},
-                rng=random.Random(table_id),
-            )
-        # The last table: one of its players left at once; it is played to its
-        # end, but its count in the arena fails once (the sweep's to retry).
-        leaver_id = min(positions(last))
+        leaver_id = min(positions(tables[0]))
         leaver = next(u for u in users if u.pk == leaver_id)
-        seat_leave(table_id=last, user=leaver)
+        seat_leave(table_id=tables[0], user=leaver)
+        for table_id in tables:
+            play(table_id, [u for u in users if u != leaver])
+        # Round 2 (the leaver is paused): the last table is played to its end,
+        # but its count in the arena fails once (the sweep's to retry).
+        *played, last = arena_pair(arena_id=arena.pk)
+        assert leaver.pk not in positions(last)
+        for table_id in played:
+            play(table_id, users)
         owed = consequence("arena")
         consequence_register("arena", fail_once, modes=owed.modes)
         try:
-            seats = positions(last)
-            drive(
-                last,
-                {seats[u.pk]: u for u in users if u.pk in seats and u != leaver},
-                rng=random.Random(last),
-            )
+            play(last, users)
         finally:
             consequence_register("arena", owed.apply, modes=owed.modes)
         assert ArenaGame.objects.get(table_id=last).scored_at is None
@@ -238,6 +242,7 @@ def test_the_last_game_racing_the_arenas_end_pays_each_prize_once(
         ).exists()
         paid = Transaction.objects.filter(key__startswith=f"arena:{arena.pk}:")
         assert paid.count() >= 1  # a field of five: prizes are paid, once each
+        assert player(arena, leaver).games == 1
         assert (
             paid.count()
             == ArenaPlayer.objects.filter(arena=arena, prize_coins__gt=0).count()
