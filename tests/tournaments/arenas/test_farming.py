@@ -13,7 +13,8 @@ from io import StringIO
 import pytest
 from channels.db import database_sync_to_async
 from django.core.management import call_command
-from django.db.models import Sum
+from django.db.models import F, Sum
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from economy.models import Entry, Transaction, XpAward
@@ -44,8 +45,12 @@ def clean_audit() -> None:
 
 
 def end(arena: Arena) -> None:
+    """The clock ran out (an arena started seconds ago starts a moment earlier)."""
+    now = timezone.now()
     Arena.objects.filter(pk=arena.pk).update(
-        status=Arena.Status.ENDING, ends_at=timezone.now() - timedelta(seconds=1)
+        status=Arena.Status.ENDING,
+        starts_at=Least(F("starts_at"), now - timedelta(seconds=2)),
+        ends_at=now - timedelta(seconds=1),
     )
     assert arena_finish(arena_id=arena.pk)
 
