@@ -144,3 +144,23 @@ def test_the_page_shows_the_minimum_field_and_the_prizes_so_far(
     assert "Prizes if the arena ended now" in page
     # 100 coins and 32 XP for two places, cut in proportion to 1000 and 600.
     assert "62 coins and 19 XP" in page and "37 coins and 12 XP" in page
+
+
+def test_the_finished_page_tells_the_leaver_he_took_no_rank(
+    client, make_arena, joined, queued, pushes
+):
+    arena = make_arena()
+    ana, ben = joined(arena, 2)
+    pair_and_finish(arena, winners={ana.pk}, standin={ben.pk}, forfeited={ben.pk})
+    end(arena)
+    client.force_login(ben)
+    page = client.get(reverse("arena", args=[arena.pk])).content.decode()
+    assert "None of your games here was a game of your own" in page
+    assert "Too few players played games of their own: this arena paid no prize." in (
+        page
+    )
+    row = page[page.index(f'data-user="{ben.pk}"') :]
+    assert row.split("</td>")[0].endswith(">–")
+    frame = client.get(reverse("arena-state", args=[arena.pk])).json()["standings"]
+    assert [r[0] for r in frame["rows"] if r[1] == ben.pk] == [None]
+    assert [r[0] for r in frame["rows"] if r[1] == ana.pk] == [1]
