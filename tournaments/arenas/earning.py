@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from django.conf import settings
 from django.db.models import Q
 
 from games.models import Seat, Table
-from tournaments.arenas.prize_table import PrizeRules
 
 
 def _earning_seats(arena_filter: Q) -> Q:
@@ -49,15 +47,3 @@ def arenas_earning_players(*, arena_ids: Iterable[int]) -> set[tuple[int, int]]:
         .distinct()
     )
     return {(arena_id, user_id) for arena_id, user_id in rows if user_id is not None}
-
-
-def prize_rules() -> PrizeRules:
-    """The prize rules in force (settings, read now)."""
-    return PrizeRules(
-        table=tuple((int(c), int(x)) for c, x in settings.TOURNAMENTS_ARENA_PRIZES),
-        per_game=(
-            int(settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME[0]),
-            int(settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME[1]),
-        ),
-        min_field=int(settings.TOURNAMENTS_ARENA_MIN_FIELD),
-    )

@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 
 from games.events import EventLink
 from matchmaking.pools.config import pool_get
-from tournaments.arenas.earning import arena_earning_games, prize_rules
+from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.prize_table import prizes_preview
+from tournaments.arenas.prizes import prize_rules
 from tournaments.arenas.scoring import STREAK_FROM, ranks_of
 
 

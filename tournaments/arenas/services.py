@@ -37,13 +37,13 @@ from matchmaking.pools.config import pool_get
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Cooldown, Rating, Search
 from tournaments.arenas import notify
-from tournaments.arenas.earning import arena_earning_games, prize_rules
+from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.pairing import Free, pairing_round
 from tournaments.arenas.presence import present_among, present_at_least
 from tournaments.arenas.prize_table import Contender, prizes_award
-from tournaments.arenas.prizes import arena_prizes_pay
+from tournaments.arenas.prizes import arena_prizes_pay, prize_rules
 from tournaments.arenas.schedule import slots_between
 from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
 from tournaments.sitgo.commitments import users_in_sitgo
