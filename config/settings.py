@@ -563,6 +563,14 @@ TOURNAMENTS_ARENA_PRIZES: list[tuple[int, int]] = [
 ]  # fmt: skip
 # An arena whose clock ended still waits for its games in progress, this long at most.
 TOURNAMENTS_ARENA_GRACE_MINUTES = 120
+# Earning needs playing (RULES.md §5; docs/tournaments.md, "Rewards"): only players
+# with an earning game in the arena are ranked for a prize; none is paid unless at
+# least this many such players are in the field.
+TOURNAMENTS_ARENA_MIN_FIELD = 4
+# All the prizes of one arena together are at most this (coins, XP) per earning game
+# played in it (each player's own earning games, summed); the table above is cut
+# down in proportion when it asks for more.
+TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (25, 8)
 
 # --- the fair deal (games.fairness, docs/fairness.md)
 # RULES.md §1.1: every new table commits to a hash chain and deals its first hand

@@ -1,10 +1,10 @@
 """The platform's audit: the ledger, every finish and every stake pot, together.
 
 Each part lives with the app that owns its invariants (``economy.audit``,
-``games.audit``, ``matchmaking.audit``); this runs them all, reports breaches
-(CRITICAL log lines, a mail to the admins when configured) and keeps the last
-result in the cache for ``/metrics``. Beat runs it hourly; ``manage.py
-finish_audit`` runs it by hand.
+``games.audit``, ``matchmaking.audit``, ``tournaments.*.audit``); this runs them
+all, reports breaches (CRITICAL log lines, a mail to the admins when configured)
+and keeps the last result in the cache for ``/metrics``. Beat runs it hourly;
+``manage.py finish_audit`` runs it by hand.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from economy import conf as economy_conf
 from economy.audit import ledger_audit
 from games.audit import finish_audit
 from matchmaking.audit import stake_pots_audit, unearned_minting_audit
-from tournaments.sitgo.audit import sitgo_pots_audit
+from tournaments.arenas.audit import arena_prizes_audit
+from tournaments.sitgo.audit import sitgo_minting_audit, sitgo_pots_audit
 
 logger = logging.getLogger("ops.audit")
 
@@ -34,12 +35,18 @@ class AuditPart:
     run: Callable[[], list[str]]
 
 
+def minting_audit() -> list[str]:
+    """Nothing minted for a player who did not earn it (RULES.md §5): a table's
+    rewards, an arena's prizes, and no prize at all in a sit-and-go."""
+    return [*unearned_minting_audit(), *arena_prizes_audit(), *sitgo_minting_audit()]
+
+
 PARTS = (
     AuditPart("ledger", lambda: [str(b) for b in ledger_audit()]),
     AuditPart("finish", finish_audit),
     AuditPart("stakes", stake_pots_audit),
     AuditPart("sitgo", sitgo_pots_audit),
-    AuditPart("minting", unearned_minting_audit),
+    AuditPart("minting", minting_audit),
 )
 
 

@@ -110,3 +110,78 @@ def test_metrics_show_the_last_audit(played, client):
     )
     assert float(age.split()[1]) < 60
     assert Table.objects.filter(status="finished").count() == 2
+
+
+def arena_with_a_leaver(make_user, capture):
+    """A 2-player arena table played to its end: ``ana`` played, ``ben`` left it
+    at once (his seat was played by the stand-in)."""
+    from games.services import seat_leave
+    from tournaments.arenas.presence import presence_mark
+    from tournaments.arenas.services import arena_create, arena_join, arena_pair
+
+    arena = arena_create(
+        pool_key="draw-2", starts_at=timezone.now() - timedelta(minutes=1), minutes=60
+    )
+    type(arena).objects.filter(pk=arena.pk).update(
+        status="live", options={**arena.options, "target": 50}
+    )
+    ana, ben = make_user("arena_ana"), make_user("arena_ben")
+    for user in (ana, ben):
+        arena_join(arena_id=arena.pk, user=user)
+        presence_mark(arena_id=arena.pk, user_id=user.pk)
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    seat_leave(table_id=table_id, user=ben)
+    ana_seat = Seat.objects.get(table_id=table_id, user=ana).position
+    with capture(execute=True):
+        drive(table_id, {ana_seat: ana}, rng=random.Random(4))
+    assert Seat.objects.get(table_id=table_id, user=ben).unpaid == "standin"
+    return arena, ana, ben
+
+
+def test_an_arena_prize_to_a_player_without_a_game_of_their_own_is_a_breach(
+    played, make_user, django_capture_on_commit_callbacks
+):
+    from tournaments.arenas.prizes import arena_prizes_pay
+
+    arena, ana, ben = arena_with_a_leaver(make_user, django_capture_on_commit_callbacks)
+    # What the arena's end paid before earning needs playing: every ranked player.
+    arena_prizes_pay(
+        arena_id=arena.pk,
+        prizes={ana.pk: (1, 1000, 300), ben.pk: (2, 600, 200)},
+        at=timezone.now(),
+    )
+    found = breaches()
+    assert list(found) == ["minting"]
+    assert found["minting"] == [
+        f"minting: arena {arena.pk}: user {ben.pk} was paid "
+        f"arena:{arena.pk}:{ben.pk} without an earning game in it"
+    ]
+
+
+def test_a_prize_minted_for_a_sit_and_go_is_a_breach(played, make_user):
+    from django.db import transaction
+
+    from economy.ledger import ledger_post, system_account, wallets_ensure
+    from economy.models import Account, XpAward
+
+    user = make_user("sitgo_winner")
+    with transaction.atomic():
+        wallet = Account.objects.get(pk=wallets_ensure(user_ids=[user.pk])[user.pk])
+        ledger_post(
+            key=f"prize:sitgo-7:{user.pk}",
+            kind=Transaction.Kind.REWARD,
+            legs=[(system_account(kind=Account.Kind.MINT), -500), (wallet, 500)],
+            fingerprint="test",
+            table_ref="sitgo-7",
+        )
+    XpAward.objects.create(
+        key=f"xp:sitgo-8:{user.pk}", user=user, amount=50, fingerprint="test"
+    )
+    found = breaches()
+    assert list(found) == ["minting"]
+    assert found["minting"] == [
+        f"minting: prize:sitgo-7:{user.pk} minted coins or XP for a sit-and-go, "
+        "which has no prize",
+        f"minting: xp:sitgo-8:{user.pk} minted coins or XP for a sit-and-go, "
+        "which has no prize",
+    ]

@@ -1,5 +1,8 @@
 """An arena's prizes by final rank: coins from the mint and XP, once per player.
 
+Who is paid how much is ``prize_table`` (pure) under the rules in force
+(:func:`prize_rules`, the ``TOURNAMENTS_ARENA_*`` settings read at call time).
+
 Each prize is its own ledger transaction under the key ``arena:<id>:<user>``
 (its XP award under the same key), so finishing an arena again, or in two
 processes at once, pays nothing twice. Boosters and VIP passes active at the
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 
 from economy.errors import IdempotencyConflict
@@ -26,10 +30,25 @@ from economy.ledger import (
 )
 from economy.models import Account, Transaction, XpAward
 from economy.rewards import boost_percents, boosted
+from tournaments.arenas.prize_table import PrizeRules
+
+PRIZE_PREFIX = "arena:"
 
 
 def prize_key(*, arena_id: int, user_id: int) -> str:
-    return f"arena:{arena_id}:{user_id}"
+    return f"{PRIZE_PREFIX}{arena_id}:{user_id}"
+
+
+def prize_rules() -> PrizeRules:
+    """The prize rules in force (settings, read now)."""
+    return PrizeRules(
+        table=tuple((int(c), int(x)) for c, x in settings.TOURNAMENTS_ARENA_PRIZES),
+        per_game=(
+            int(settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME[0]),
+            int(settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME[1]),
+        ),
+        min_field=int(settings.TOURNAMENTS_ARENA_MIN_FIELD),
+    )
 
 
 def prize_memo(*, arena_id: int, rank: int) -> str:

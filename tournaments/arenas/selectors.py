@@ -13,7 +13,10 @@ from django.utils.translation import gettext as _
 
 from games.events import EventLink, EventStanding
 from matchmaking.pools.config import pool_get
+from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
+from tournaments.arenas.prize_table import prizes_preview
+from tournaments.arenas.prizes import prize_rules
 from tournaments.arenas.scoring import STREAK_FROM, ranks_of
 
 
@@ -23,8 +26,10 @@ def arena_title(arena: Arena) -> str:
     return pool.title if pool is not None else arena.variant
 
 
-def standings_rows(*, arena_id: int) -> list[dict[str, Any]]:
-    """Every player of the arena in standings order (final ranks once finished)."""
+def standings_rows(*, arena_id: int, final: bool = False) -> list[dict[str, Any]]:
+    """Every player of the arena in standings order; ``final`` (a finished arena):
+    the final ranks, None for a player who took none (no earning game), listed
+    last."""
     rows = list(
         ArenaPlayer.objects.filter(arena_id=arena_id).values_list(
             "user_id",
@@ -40,16 +45,30 @@ def standings_rows(*, arena_id: int) -> list[dict[str, Any]]:
         )
     )
     performance = [round(r[6] / r[4]) if r[4] else None for r in rows]
-    ranks = ranks_of(
-        [(r[0], r[2], perf, r[4]) for r, perf in zip(rows, performance, strict=True)]
+    ranks: list[int | None] = (
+        [r[9] for r in rows]
+        if final
+        else list(
+            ranks_of(
+                [
+                    (r[0], r[2], perf, r[4])
+                    for r, perf in zip(rows, performance, strict=True)
+                ]
+            )
+        )
     )
     lines = sorted(
         zip(rows, performance, ranks, strict=True),
-        key=lambda line: (line[0][9] or line[2], str(line[0][1]).lower()),
+        key=lambda line: (
+            line[2] is None,
+            line[2] or 0,
+            -line[0][2],
+            str(line[0][1]).lower(),
+        ),
     )
     return [
         {
-            "rank": r[9] or rank,
+            "rank": rank,
             "id": r[0],
             "name": r[1],
             "score": r[2],
@@ -92,7 +111,9 @@ def standings_frame(*, arena_id: int) -> dict[str, Any]:
                 r["performance"],
                 "playing" if r["playing"] else "paused" if r["paused"] else "",
             ]
-            for r in standings_rows(arena_id=arena_id)
+            for r in standings_rows(
+                arena_id=arena_id, final=arena.status == Arena.Status.FINISHED
+            )
         ],
     }
 
@@ -168,10 +189,33 @@ def arenas_index(user: Any) -> dict[str, Any]:
 
 
 def prizes_table() -> list[dict[str, int]]:
+    """The full prize table by rank (what a large enough arena pays at most)."""
     return [
         {"rank": rank, "coins": coins, "xp": xp}
-        for rank, (coins, xp) in enumerate(settings.TOURNAMENTS_ARENA_PRIZES, start=1)
+        for rank, (coins, xp) in enumerate(prize_rules().table, start=1)
     ]
+
+
+def arena_prizes(*, arena_id: int) -> dict[str, Any]:
+    """The arena page's prize box: the rules in force, the field and earning games
+    so far, and the prize of each paid rank if the arena ended now
+    (``tournaments.arenas.prize_table``)."""
+    rules = prize_rules()
+    earning = arena_earning_games(arena_id=arena_id)
+    games = sum(earning.values())
+    now = prizes_preview(field=len(earning), earning_games=games, rules=rules)
+    return {
+        "table": prizes_table(),
+        "min_field": rules.min_field,
+        "per_game_coins": rules.per_game[0],
+        "per_game_xp": rules.per_game[1],
+        "field": len(earning),
+        "games": games,
+        "now": [
+            {"rank": rank, "coins": coins, "xp": xp}
+            for rank, (coins, xp) in enumerate(now, start=1)
+        ],
+    }
 
 
 def arena_table_of(*, arena_id: int, user_id: int) -> int | None:

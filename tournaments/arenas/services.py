@@ -37,11 +37,13 @@ from matchmaking.pools.config import pool_get
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Cooldown, Rating, Search
 from tournaments.arenas import notify
+from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.pairing import Free, pairing_round
 from tournaments.arenas.presence import present_among, present_at_least
-from tournaments.arenas.prizes import arena_prizes_pay
+from tournaments.arenas.prize_table import Contender, prizes_award
+from tournaments.arenas.prizes import arena_prizes_pay, prize_rules
 from tournaments.arenas.schedule import slots_between
 from tournaments.arenas.scoring import game_outcome, game_performance, ranks_of
 from tournaments.sitgo.commitments import users_in_sitgo
@@ -668,7 +670,12 @@ def arenas_tick(*, now: datetime | None = None) -> None:
 def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
     """Give an ended arena its final ranks and pay its prizes, once; True if this
     call finished it. Waits for the games in progress (they still count), up to
-    ``TOURNAMENTS_ARENA_GRACE_MINUTES`` after the clock."""
+    ``TOURNAMENTS_ARENA_GRACE_MINUTES`` after the clock.
+
+    Ranks and prizes go to the players with an earning game only (a player whose
+    every game was left to the stand-in or forfeited takes no rank); no prize is
+    paid below the minimum field, and the purse is bounded by the earning games
+    (``tournaments.arenas.prize_table``)."""
     now = now or timezone.now()
     arena = Arena.objects.select_for_update().get(pk=arena_id)
     if arena.status != Arena.Status.ENDING:
@@ -682,14 +689,22 @@ def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
         .filter(arena=arena, games__gt=0)
         .order_by("pk")
     )
-    ranks = ranks_of([(p.user_id, p.score, p.performance, p.games) for p in players])
-    prizes: list[tuple[int, int]] = list(settings.TOURNAMENTS_ARENA_PRIZES)
-    wanted: dict[int, tuple[int, int, int]] = {}
-    for player, rank in zip(players, ranks, strict=True):
-        player.rank = rank
-        if rank <= len(prizes):
-            coins, xp = prizes[rank - 1]
-            wanted[player.user_id] = (rank, coins, xp)
+    # Earning needs playing (RULES.md §5): only the players with an earning game
+    # are ranked; the prizes follow the field and the games (``prize_table``).
+    earning = arena_earning_games(arena_id=arena.pk)
+    field = [p for p in players if earning[p.user_id]]
+    ranks = ranks_of([(p.user_id, p.score, p.performance, p.games) for p in field])
+    rank_of = {p.user_id: rank for p, rank in zip(field, ranks, strict=True)}
+    for player in players:
+        player.rank = rank_of.get(player.user_id)
+    wanted = prizes_award(
+        ranked=[
+            Contender(user_id=p.user_id, rank=rank_of[p.user_id], score=p.score)
+            for p in field
+        ],
+        earning_games=sum(earning[p.user_id] for p in field),
+        rules=prize_rules(),
+    )
     paid = arena_prizes_pay(arena_id=arena.pk, prizes=wanted, at=now)
     for player in players:
         coins, xp = paid.get(player.user_id, (0, 0))

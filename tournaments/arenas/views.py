@@ -15,8 +15,8 @@ from tournaments.arenas.models import Arena
 from tournaments.arenas.scoring import PLACE_POINTS
 from tournaments.arenas.selectors import (
     arena_me,
+    arena_prizes,
     arena_row,
-    prizes_table,
     standings_frame,
     standings_rows,
 )
@@ -44,14 +44,16 @@ def arena_page(request: SignedInRequest, arena_id: int) -> HttpResponse:
         {
             "arena": arena_row(arena),
             "me": me,
-            "prizes": prizes_table(),
+            "prizes": arena_prizes(arena_id=arena.pk),
             "points": [
                 {"sides": sides, "points": points}
                 for sides, points in PLACE_POINTS.items()
                 if sides == (2 if arena.partnership else arena.seats)
             ],
             "partnership": arena.partnership,
-            "standings": standings_rows(arena_id=arena.pk),
+            "standings": standings_rows(
+                arena_id=arena.pk, final=arena.status == Arena.Status.FINISHED
+            ),
         },
     )
 

@@ -1,16 +1,25 @@
 """The sit-and-go pots against their events: every coin entered is held, paid out
-whole once, or refunded (a part of the platform's audit, ``ops.audit``)."""
+whole once, or refunded (a part of the platform's audit, ``ops.audit``); and a
+sit-and-go mints nothing of its own (the ``minting`` part).
+
+A sit-and-go's money is its entrants' own: the pot follows the result, whoever
+played the seats (RULES.md §5). It has no prize from the mint, neither coins nor
+XP: what its games earn are the online tables' rewards, paid by each table's
+finish under ``reward:<table>:<user>`` and audited with every table's
+(``matchmaking.audit.unearned_minting_audit``).
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
-from economy.models import Account, Entry, Transaction
+from economy.models import Account, Entry, Transaction, XpAward
 from tournaments.sitgo.models import SitGo, SitGoEntry
 
 REPORT_LIMIT = 1000
+SITGO_REF = "sitgo-"  # a sit-and-go's ledger name: ``SitGo.pot_ref``
 
 
 def sitgo_pots_audit() -> list[str]:
@@ -64,3 +73,24 @@ def sitgo_pots_audit() -> list[str]:
         if len(breaches) >= REPORT_LIMIT:
             break
     return breaches
+
+
+def sitgo_minting_audit() -> list[str]:
+    """Return every coin or XP minted under a sit-and-go's name (it has none to
+    mint: a prize there would be paid to whoever held the place, earned or not)."""
+    minted = (
+        Entry.objects.filter(account__kind=Account.Kind.MINT)
+        .filter(
+            Q(transaction__table_ref__startswith=SITGO_REF)
+            | Q(transaction__key__contains=SITGO_REF)
+        )
+        .values_list("transaction__key", flat=True)
+        .order_by("transaction__key")[:REPORT_LIMIT]
+    )
+    xp = XpAward.objects.filter(
+        Q(table_ref__startswith=SITGO_REF) | Q(key__contains=SITGO_REF)
+    ).values_list("key", flat=True)[:REPORT_LIMIT]
+    return [
+        f"minting: {key} minted coins or XP for a sit-and-go, which has no prize"
+        for key in sorted({*minted, *xp})
+    ][:REPORT_LIMIT]

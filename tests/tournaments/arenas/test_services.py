@@ -11,21 +11,20 @@ import pytest
 from django.utils import timezone
 
 from economy.selectors import player_xp, wallet_balance
-from games.finish import FinishNotice, consequences_for
+from games.finish import consequences_for
 from games.models import Seat, Table
 from games.services import table_cancel
-from games.signals import SeatResult
 from matchmaking.pools.conduct import offence_record
 from matchmaking.pools.models import Cooldown, Search
 from tests.economy.conftest import fund, snapshot
 from tests.support.tables import drive
+from tests.tournaments.arenas.helpers import finish, player
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.presence import presence_clear
 from tournaments.arenas.services import (
     arena_finish,
     arena_join,
-    arena_on_table_finished,
     arena_pair,
     arena_withdraw,
     arenas_tick,
@@ -35,41 +34,6 @@ from tournaments.sitgo.models import SitGo
 from tournaments.sitgo.services import sitgo_enter, sitgo_withdraw
 
 pytestmark = pytest.mark.django_db
-
-
-def result(position, user_id, place, team=None, forfeited=False):
-    return SeatResult(
-        position=position,
-        user_id=user_id,
-        bot_level="",
-        simulated=False,
-        team=team,
-        place=place,
-        score=0,
-        forfeited=forfeited,
-    )
-
-
-def finish(table_id, places, *, forfeited=()):
-    """Announce a 2-seat arena table's result (``places`` by user, in seat order)."""
-    game = ArenaGame.objects.get(table_id=table_id)
-    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED)
-    arena_on_table_finished(
-        FinishNotice(
-            table_id=table_id,
-            mode="online",
-            variant="draw",
-            simulated=False,
-            results=[
-                result(i, u, places[u], forfeited=u in forfeited)
-                for i, u in enumerate(game.user_ids)
-            ],
-        )
-    )
-
-
-def player(arena, user):
-    return ArenaPlayer.objects.get(arena=arena, user=user)
 
 
 def test_join_pause_and_resume(
@@ -354,6 +318,8 @@ def test_prizes_by_rank_paid_once_and_boosted(
     from economy.services import shop_buy
 
     settings.TOURNAMENTS_ARENA_PRIZES = [(300, 90), (100, 30)]
+    settings.TOURNAMENTS_ARENA_MIN_FIELD = 2  # one paid place: half the field
+    settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME = (1000, 1000)  # nothing cut
     arena = make_arena()
     a, b, c = joined(arena, 3)
     (table_id,) = arena_pair(arena_id=arena.pk)
@@ -363,6 +329,7 @@ def test_prizes_by_rank_paid_once_and_boosted(
     from tests.economy.conftest import fund
 
     winner_user = next(u for u in (a, b, c) if u.pk == winner)
+    loser_user = next(u for u in (a, b, c) if u.pk == loser)
     fund(winner, 600)
     shop_buy(user_id=winner, item="gold", request_key="arena-test")  # x2 on rewards
     assert Boost.objects.filter(user_id=winner).exists()
@@ -375,8 +342,10 @@ def test_prizes_by_rank_paid_once_and_boosted(
     assert not arena_finish(arena_id=arena.pk)  # once
     assert wallet_balance(user_id=winner) - before[winner] == 600
     assert player_xp(user_id=winner) - xp_before[winner] == 180
-    assert wallet_balance(user_id=loser) - before[loser] == 100
-    assert player_xp(user_id=loser) - xp_before[loser] == 30
+    # Half of a field of two is one paid place; the loser scored nothing anyway.
+    assert wallet_balance(user_id=loser) - before[loser] == 0
+    assert player_xp(user_id=loser) - xp_before[loser] == 0
+    assert player(arena, loser_user).rank == 2
     # The third player never played: no rank, no prize.
     idle = next(u for u in (a, b, c) if u.pk not in ids)
     assert player(arena, idle).rank is None and wallet_balance(user_id=idle.pk) == 0

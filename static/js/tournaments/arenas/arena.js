@@ -63,7 +63,7 @@ function render(frame) {
       streakCell.append(fire);
     }
     tr.append(
-      cell(formatNumber(rank), "num"),
+      cell(rank == null ? "–" : formatNumber(rank), "num"),
       cell(name),
       cell(formatNumber(score), "num"),
       streakCell,
