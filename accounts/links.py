@@ -25,12 +25,19 @@ def _recent() -> QuerySet[Sighting]:
     return Sighting.objects.filter(last_seen__gte=cutoff)
 
 
+def linked_sightings(*, user_id: int) -> QuerySet[Sighting]:
+    """The recent sightings of other accounts sharing one with ``user_id``: a lazy
+    query, so a caller can narrow it (``user_id__in`` a subquery of its own) or
+    embed it, and ask in one statement."""
+    digests = _recent().filter(user_id=user_id).values("digest")
+    return _recent().filter(digest__in=digests).exclude(user_id=user_id)
+
+
 def linked_user_ids(*, user_id: int, among: Collection[int] | None = None) -> set[int]:
     """The accounts linked to ``user_id`` (``among`` these only, if given)."""
     if among is not None and not among:
         return set()
-    digests = _recent().filter(user_id=user_id).values("digest")
-    query = _recent().filter(digest__in=digests).exclude(user_id=user_id)
+    query = linked_sightings(user_id=user_id)
     if among is not None:
         query = query.filter(user_id__in=list(among))
     return set(query.values_list("user_id", flat=True).distinct())

@@ -613,7 +613,13 @@ STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)
 # Stakes are unlocked by play (RULES.md §5): the rated tables (finished online or
 # stake tables the player played themselves, with another person) needed before
 # sitting at each stake. A stake missing here is open to everyone.
-STAKES_UNLOCK: dict[int, int] = {100: 3, 250: 10, 500: 20, 1000: 40}
+# A JSON object in the environment overrides it ({"100": 3, ...}; {} opens every stake).
+STAKES_UNLOCK: dict[int, int] = {
+    int(stake): int(needed)
+    for stake, needed in env.json(
+        "STAKES_UNLOCK", default={100: 3, 250: 10, 500: 20, 1000: 40}
+    ).items()
+}
 # The audit's ``dumping`` part looks at stake tables settled this many days back.
 STAKE_DUMPING_AUDIT_DAYS = 7
 # Stake sit-and-gos (docs/tournaments.md): every table 4 players of Block.

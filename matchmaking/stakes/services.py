@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.links import linked_user_ids
+from accounts.links import linked_sightings
 from dbtools.prepared import prepared_cursor
 from dbtools.rows import row_insert
 from economy import conf as economy_conf
@@ -178,10 +178,7 @@ def stake_sit(
     if reason := stake_locked_reason(user_id=user.pk, stake=stake):
         raise StakeError("stake_locked", reason)
     if table_id is None:
-        linked = linked_user_ids(user_id=user.pk)
-        row, claimed = _quick_take(
-            stake=stake, shape=kind, user_id=user.pk, avoid=linked
-        )
+        row, claimed = _quick_take(stake=stake, shape=kind, user_id=user.pk)
     else:
         row, claimed = _chosen_take(table_id, stake=stake, shape=kind, user_id=user.pk)
     if not claimed:
@@ -210,12 +207,8 @@ def _linked_refuse(*, user_id: int, row: StakeTable) -> None:
     refused) or is seen here. Quick seat already passed over such tables; this
     catches the chosen table and a race.
     """
-    others = list(
-        StakeSitter.objects.filter(stake_table_id=row.pk)
-        .exclude(user_id=user_id)
-        .values_list("user_id", flat=True)
-    )
-    if linked_user_ids(user_id=user_id, among=others):
+    others = StakeSitter.objects.filter(stake_table_id=row.pk).values("user_id")
+    if linked_sightings(user_id=user_id).filter(user_id__in=others).exists():
         raise StakeError(
             "linked_at_table",
             _(
@@ -349,27 +342,25 @@ def _chosen_take(
     return taken
 
 
-def _quick_take(
-    *, stake: int, shape: StakeShape, user_id: int, avoid: set[int]
-) -> Taken:
+def _quick_take(*, stake: int, shape: StakeShape, user_id: int) -> Taken:
     """Take a seat of the open table closest to full (skipping tables whose row
     another sit-down holds right now, so clients spread over open tables instead
-    of queueing on one, and tables where one of the ``avoid`` accounts sits), or
-    of a new table."""
+    of queueing on one, and tables where an account linked to the player sits),
+    or of a new table."""
     skip = (
         " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
     )
     deadline = timezone.now() + timedelta(seconds=1)
     quote = connection.ops.quote_name
     table = quote(StakeTable._meta.db_table)
-    apart = ""
-    if avoid:
-        sitters = quote(StakeSitter._meta.db_table)
-        marks = ", ".join(["%s"] * len(avoid))
-        apart = (
-            f"AND table_id NOT IN (SELECT stake_table_id FROM {sitters} "  # noqa: S608
-            f"WHERE user_id IN ({marks})) "
-        )
+    sitters = quote(StakeSitter._meta.db_table)
+    linked, linked_params = (
+        linked_sightings(user_id=user_id).values("user_id").query.sql_with_params()
+    )
+    apart = (
+        f"AND table_id NOT IN (SELECT stake_table_id FROM {sitters} "  # noqa: S608
+        f"WHERE user_id IN ({linked})) "
+    )
     pick = (
         f"table_id = (SELECT table_id FROM {table} "  # noqa: S608
         "WHERE state = %s AND stake = %s AND shape = %s AND seats_taken < seats "
@@ -381,7 +372,7 @@ def _quick_take(
         stake,
         shape.code,
         connection.ops.adapt_datetimefield_value(deadline),
-        *sorted(avoid),
+        *linked_params,
     ]
     if (taken := _row_take(where=pick, params=params, user_id=user_id)) is not None:
         return taken
