@@ -110,8 +110,8 @@ def request_sighting_note(request: HttpRequest, *, device: str) -> None:
     """Record the signed-in player of ``request`` unless this session recorded
     the same address and device within the refresh interval."""
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return
+    if user is None or not user.is_authenticated or not request.session.session_key:
+        return  # signed in by no browser session (none to remember the mark in)
     address = client_address(request)
     mark = f"{user.pk}|{address}|{device}"
     seen = request.session.get(SESSION_KEY)
