@@ -113,7 +113,8 @@ def request_sighting_note(request: HttpRequest, *, device: str) -> None:
     if user is None or not user.is_authenticated or not request.session.session_key:
         return  # signed in by no browser session (none to remember the mark in)
     address = client_address(request)
-    mark = f"{user.pk}|{address}|{device}"
+    # The session keeps a digest of what it recorded, never the address itself.
+    mark = sighting_digest(kind="mark", value=f"{user.pk}|{address}|{device}")
     seen = request.session.get(SESSION_KEY)
     now = time.time()
     if (
