@@ -74,6 +74,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A device cookie for every browser; a signed-in player's address and device
+    # recorded, so accounts seen together are linked (RULES.md §5).
+    "accounts.sightings.SightingMiddleware",
     # Django's LocaleMiddleware plus the signed-in player's profile language.
     "accounts.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -397,6 +400,15 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY el
 # The last X-Forwarded-For address is the one our proxy appended: a client cannot
 # forge it.
 ALLAUTH_TRUSTED_PROXY_COUNT = 1 if BEHIND_PROXY else 0
+# Linked accounts (accounts.sightings, docs/economy.md "Linked accounts"): the
+# addresses (the forwarded one behind the proxy) and device cookies a player is seen
+# with, kept as HMACs, the most recent few of each kind for a bounded time. Accounts
+# sharing one never sit at one stake or event table together (RULES.md §5).
+ACCOUNT_DEVICE_COOKIE = "device"
+ACCOUNT_DEVICE_COOKIE_DAYS = 730
+ACCOUNT_SIGHTINGS_KEPT = env.int("ACCOUNT_SIGHTINGS_KEPT", default=10)
+ACCOUNT_SIGHTING_DAYS = env.int("ACCOUNT_SIGHTING_DAYS", default=90)
+ACCOUNT_SIGHTING_REFRESH_SECONDS = 3600
 # HTTPS only once the site is served over HTTPS (secure cookies say it is). Including
 # subdomains and asking for the browsers' preload list bind every host of the domain
 # for as long: the domain's owner decides (README).
@@ -609,6 +621,18 @@ STAKE_SHAPES: dict[str, dict[str, object]] = {
     "all_fives-2": {"variant": "all_fives", "seats": 2},
 }
 STAKE_FILL_SECONDS = env.int("STAKE_FILL_SECONDS", default=90)
+# Stakes are unlocked by play (RULES.md §5): the rated tables (finished online or
+# stake tables the player played themselves, with another person) needed before
+# sitting at each stake. A stake missing here is open to everyone.
+# A JSON object in the environment overrides it ({"100": 3, ...}; {} opens every stake).
+STAKES_UNLOCK: dict[int, int] = {
+    int(stake): int(needed)
+    for stake, needed in env.json(
+        "STAKES_UNLOCK", default={100: 3, 250: 10, 500: 20, 1000: 40}
+    ).items()
+}
+# The audit's ``dumping`` part looks at stake tables settled this many days back.
+STAKE_DUMPING_AUDIT_DAYS = 7
 # Stake sit-and-gos (docs/tournaments.md): every table 4 players of Block.
 SITGO_GAME: dict[str, object] = {"variant": "block", "target": 50}
 SITGO_FILL_SECONDS = env.int("SITGO_FILL_SECONDS", default=600)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -12,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matchmaking.errors import StakeError
-from matchmaking.models import StakeSitter, StakeTable
+from matchmaking.models import StakeReport, StakeSitter, StakeTable
 from matchmaking.stakes.services import stake_cancel
 
 
@@ -65,3 +66,26 @@ class StakeTableAdmin(admin.ModelAdmin):
 class StakeSitterAdmin(admin.ModelAdmin):
     list_display = ["user", "stake_table", "sat_at"]
     readonly_fields = ["user", "stake_table", "sat_at"]
+
+
+@admin.register(StakeReport)
+class StakeReportAdmin(admin.ModelAdmin):
+    """Stake tables for staff to look at: linked accounts at one table, and a seat
+    that forfeited without playing to an account it had met (RULES.md §5)."""
+
+    list_display = ["stake_table", "kind", "accounts", "created_at"]
+    list_filter = ["kind"]
+    readonly_fields = ["stake_table", "kind", "accounts", "created_at"]
+    exclude = ["user_ids"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("Accounts"))
+    def accounts(self, obj: StakeReport) -> str:
+        """Linked: the linked accounts. Dumping: who forfeited, then who gained."""
+        ids = [int(i) for i in obj.user_ids]
+        names = dict(
+            get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")
+        )
+        return ", ".join(str(names.get(i, i)) for i in ids)

@@ -18,7 +18,7 @@ from matchmaking.rooms.models import (
     RoomRematchVote,
     RoomRemoval,
 )
-from matchmaking.stakes.models import StakeSitter, StakeTable
+from matchmaking.stakes.models import StakeReport, StakeSitter, StakeTable
 
 __all__ = [
     "Block",
@@ -34,6 +34,7 @@ __all__ = [
     "RoomRematchVote",
     "RoomRemoval",
     "Search",
+    "StakeReport",
     "StakeSitter",
     "StakeTable",
 ]

@@ -1,4 +1,5 @@
-"""The platform's audit: the ledger, every finish and every stake pot, together.
+"""The platform's audit: the ledger, every finish and every stake pot, together,
+and the stake tables where a seat fed an acquaintance without playing.
 
 Each part lives with the app that owns its invariants (``economy.audit``,
 ``games.audit``, ``matchmaking.audit``, ``tournaments.*.audit``); this runs them
@@ -20,6 +21,7 @@ from economy import conf as economy_conf
 from economy.audit import ledger_audit
 from games.audit import finish_audit
 from matchmaking.audit import stake_pots_audit, unearned_minting_audit
+from matchmaking.stakes.suspects import dumping_audit
 from tournaments.arenas.audit import arena_prizes_audit
 from tournaments.sitgo.audit import sitgo_minting_audit, sitgo_pots_audit
 
@@ -47,6 +49,7 @@ PARTS = (
     AuditPart("stakes", stake_pots_audit),
     AuditPart("sitgo", sitgo_pots_audit),
     AuditPart("minting", minting_audit),
+    AuditPart("dumping", dumping_audit),
 )
 
 

@@ -76,3 +76,38 @@ class StakeSitter(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} at stake table {self.stake_table_id}"
+
+
+class StakeReport(models.Model):
+    """A settled stake table for staff to look at (RULES.md §5).
+
+    ``linked``: two of its seats belong to accounts seen from one address or
+    device (linked after they sat down, since linked accounts are refused a seat
+    together), and the pot moved between them anyway. ``dumping``: a seat forfeited
+    before making any decision and its entry went to an account it had met at an
+    earlier table. Written when the table settles, once per table and kind.
+    """
+
+    class Kind(models.TextChoices):
+        LINKED = "linked", _("Linked accounts at one table")
+        DUMPING = "dumping", _("Forfeited without playing to an acquaintance")
+
+    stake_table = models.ForeignKey(
+        StakeTable, on_delete=models.PROTECT, related_name="reports"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The accounts concerned: the linked ones; or the seat that forfeited, then
+    # the accounts its entry went to.
+    user_ids = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stake_table", "kind"], name="stake_report_once_per_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"stake table {self.stake_table_id}: {self.kind}"

@@ -12,6 +12,7 @@ from economy.models import Entry
 from games.models import Seat
 from matchmaking.stakes.models import StakeSitter, StakeTable
 from matchmaking.stakes.services import stake_amounts, stake_shapes
+from matchmaking.stakes.unlock import StakeUnlock, stake_unlocks
 
 RECENT_RESULTS = 5
 
@@ -47,6 +48,8 @@ def stake_lobby(*, user: User) -> dict[str, Any]:
     ).values_list("table_id", "user__username"):
         names[table_id].append(name)
     shapes = stake_shapes()
+    played, unlocks = stake_unlocks(user_id=user.pk, stakes=stake_amounts())
+    more = {u.stake: u.more for u in unlocks}
     groups = [
         {
             "stake": stake,
@@ -58,6 +61,8 @@ def stake_lobby(*, user: User) -> dict[str, Any]:
             # (``economy.pots``: no commission); a pair shares it.
             "pot": stake * shape.seats,
             "each": stake * shape.seats // 2 if shape.partnership else None,
+            # Rated tables still to play before this stake opens (0: open).
+            "more": more[stake],
             "tables": [
                 _table_line(r, names[r.pk])
                 for r in open_rows
@@ -67,7 +72,29 @@ def stake_lobby(*, user: User) -> dict[str, Any]:
         for stake in stake_amounts()
         for code, shape in shapes.items()
     ]
-    return {"groups": groups, "you": _own_table(user), "recent": _recent(user)}
+    return {
+        "groups": groups,
+        "you": _own_table(user),
+        "recent": _recent(user),
+        "unlock": _unlock_line(played, unlocks),
+    }
+
+
+def _unlock_line(played: int, unlocks: list[StakeUnlock]) -> dict[str, Any]:
+    """The player's rated tables, the stakes open to them, and the next to open."""
+    locked = [u for u in unlocks if not u.open]
+    following = min(locked, key=lambda u: u.needed, default=None)
+    return {
+        "rated": played,
+        "open": [u.stake for u in unlocks if u.open],
+        "next": None
+        if following is None
+        else {
+            "stake": following.stake,
+            "needed": following.needed,
+            "more": following.more,
+        },
+    }
 
 
 def _own_table(user: User) -> dict[str, Any] | None:

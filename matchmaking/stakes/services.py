@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.links import linked_sightings
 from dbtools.prepared import prepared_cursor
 from dbtools.rows import row_insert
 from economy import conf as economy_conf
@@ -48,6 +49,7 @@ from matchmaking.errors import StakeError
 from matchmaking.stakes.busy import user_busy_elsewhere
 from matchmaking.stakes.models import StakeSitter, StakeTable
 from matchmaking.stakes.notify import stakes_changed
+from matchmaking.stakes.unlock import stake_locked_reason
 
 logger = logging.getLogger(__name__)
 
@@ -173,12 +175,15 @@ def stake_sit(
     player_lock(user_id=user.pk)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
+    if reason := stake_locked_reason(user_id=user.pk, stake=stake):
+        raise StakeError("stake_locked", reason)
     if table_id is None:
         row, claimed = _quick_take(stake=stake, shape=kind, user_id=user.pk)
     else:
         row, claimed = _chosen_take(table_id, stake=stake, shape=kind, user_id=user.pk)
     if not claimed:
         _sitter_refuse(user=user, row=row)
+    _linked_refuse(user_id=user.pk, row=row)
     _seat_and_pay(user=user, row=row)
     if row.state == StakeTable.State.PLAYING:
         try:
@@ -192,6 +197,25 @@ def stake_sit(
             ) from None
     stakes_changed()
     return row
+
+
+def _linked_refuse(*, user_id: int, row: StakeTable) -> None:
+    """Refuse a seat at a table where an account linked to the player sits.
+
+    Asked after the seat was taken, under the stake row's lock: a linked account
+    sitting down at this moment waits for that lock, then sees this seat (and is
+    refused) or is seen here. Quick seat already passed over such tables; this
+    catches the chosen table and a race.
+    """
+    others = StakeSitter.objects.filter(stake_table_id=row.pk).values("user_id")
+    if linked_sightings(user_id=user_id).filter(user_id__in=others).exists():
+        raise StakeError(
+            "linked_at_table",
+            _(
+                "An account seen from your address or device sits at this table: "
+                "accounts seen together never sit at one stake table."
+            ),
+        )
 
 
 def _seat_and_pay(*, user: User, row: StakeTable) -> None:
@@ -321,22 +345,34 @@ def _chosen_take(
 def _quick_take(*, stake: int, shape: StakeShape, user_id: int) -> Taken:
     """Take a seat of the open table closest to full (skipping tables whose row
     another sit-down holds right now, so clients spread over open tables instead
-    of queueing on one), or of a new table."""
+    of queueing on one, and tables where an account linked to the player sits),
+    or of a new table."""
     skip = (
         " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
     )
     deadline = timezone.now() + timedelta(seconds=1)
-    table = connection.ops.quote_name(StakeTable._meta.db_table)
+    quote = connection.ops.quote_name
+    table = quote(StakeTable._meta.db_table)
+    sitters = quote(StakeSitter._meta.db_table)
+    linked, linked_params = (
+        linked_sightings(user_id=user_id).values("user_id").query.sql_with_params()
+    )
+    apart = (
+        f"AND table_id NOT IN (SELECT stake_table_id FROM {sitters} "  # noqa: S608
+        f"WHERE user_id IN ({linked})) "
+    )
     pick = (
         f"table_id = (SELECT table_id FROM {table} "  # noqa: S608
         "WHERE state = %s AND stake = %s AND shape = %s AND seats_taken < seats "
-        f"AND fill_deadline > %s ORDER BY seats_taken DESC, table_id LIMIT 1{skip})"
+        f"AND fill_deadline > %s {apart}"
+        f"ORDER BY seats_taken DESC, table_id LIMIT 1{skip})"
     )
     params = [
         StakeTable.State.OPEN.value,
         stake,
         shape.code,
         connection.ops.adapt_datetimefield_value(deadline),
+        *linked_params,
     ]
     if (taken := _row_take(where=pick, params=params, user_id=user_id)) is not None:
         return taken

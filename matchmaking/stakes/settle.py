@@ -17,6 +17,7 @@ from economy.services import Placing, pot_settle, table_rewards_pay
 from games.models import Seat, Table
 from games.replay import table_verify
 from matchmaking.stakes.models import StakeTable
+from matchmaking.stakes.reports import stake_reports_record
 from matchmaking.stakes.services import stake_cancel, stake_close
 
 logger = logging.getLogger(__name__)
@@ -99,5 +100,6 @@ def stake_settle(*, table_id: int) -> str:
     ref = str(table_id)
     pot_settle(table_ref=ref, winner_user_ids=outcome.winners)
     table_rewards_pay(table_ref=ref, mode="stake", placings=outcome.placings)
+    stake_reports_record(row=row, receivers=outcome.winners)
     stake_close(row, state=StakeTable.State.SETTLED)
     return "settled"

@@ -6,7 +6,7 @@ import { connect } from "./socket.js";
 
 const app = document.getElementById("stakes-app");
 const errorBox = document.getElementById("stakes-error");
-const REGIONS = ["stakes-balance", "stakes-you", "stakes-groups", "stakes-recent"];
+const REGIONS = ["stakes-balance", "stakes-unlock", "stakes-you", "stakes-groups", "stakes-recent"];
 const STATE_URL = "/play/stakes/state.json";
 
 function showError(message) {

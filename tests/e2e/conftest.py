@@ -58,6 +58,9 @@ def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # Every test signs its players up from 127.0.0.1: more than allauth's 20 a
         # minute per address when the run is fast.
         SIGNUP_RATE_LIMIT="600/m/ip",
+        # Every stake open to the players signed up here (stakes unlocked by play
+        # are tested in tests/matchmaking/stakes/test_unlock.py).
+        STAKES_UNLOCK="{}",
         # Static files as production serves them: hashed, compressed, the modules'
         # imports rewritten (config/storage.py), collected below.
         STATIC_MANIFEST="true",

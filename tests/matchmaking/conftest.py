@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.matchmaking.stakes.helpers import stakes_unlocked_fixture  # noqa: F401
+
 
 @pytest.fixture
 def lobby_frames(monkeypatch):
@@ -31,3 +33,9 @@ def stake_quiet(monkeypatch, queued, pushes, lobby_frames, no_wave_tasks):
     from matchmaking.stakes import services as stakes
 
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+
+
+@pytest.fixture(autouse=True)
+def stakes_open(stakes_unlocked):
+    """Every stake open to the new players these tests make: the tests of stakes
+    unlocked by play (tests/matchmaking/stakes/test_unlock.py) set the table."""

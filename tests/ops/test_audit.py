@@ -15,14 +15,24 @@ from matchmaking.models import StakeSitter, StakeTable
 from matchmaking.stakes import services as stakes
 from matchmaking.stakes.services import stake_cancel, stake_sit
 from ops.audit import audit_run
-from tests.matchmaking.stakes.helpers import fund
+from tests.matchmaking.stakes.helpers import (  # noqa: F401 - fixture
+    fund,
+    stakes_unlocked_fixture,
+)
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def played(make_user, queued, pushes, django_capture_on_commit_callbacks, monkeypatch):
+def played(
+    make_user,
+    queued,
+    pushes,
+    django_capture_on_commit_callbacks,
+    monkeypatch,
+    stakes_unlocked,
+):
     """An online table played to its end, a settled stake table, a cancelled one
     and an open one with a player seated."""
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
@@ -55,7 +65,7 @@ def test_honest_play_leaves_every_part_clean(played, capsys):
     assert breaches() == {}
     call_command("finish_audit")
     out = capsys.readouterr().out
-    for part in ("ledger", "finish", "stakes", "sitgo", "minting"):
+    for part in ("ledger", "finish", "stakes", "sitgo", "minting", "dumping"):
         assert f"{part}: clean" in out
 
 

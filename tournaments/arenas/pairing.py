@@ -13,6 +13,10 @@ player ever takes a seat. When the free players do not fill whole tables, those
 who became free last sit out of the first pass, so the player left over is the
 one who has just become free, never the same one pass after pass.
 
+Two players the caller names as *apart* (accounts seen from one address or
+device, RULES.md §5) never sit at one table, in either pass; both may play the
+arena at other tables.
+
 Partnership arenas form four-player tables the same way, then choose the sides:
 the split whose two partnerships have played together least so far (partners
 rotate), then the most even in rating.
@@ -20,7 +24,7 @@ rotate), then the most even in rating.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -53,9 +57,16 @@ def _met(a: Free, b: Free) -> int:
     return max(a.opponents.get(b.user_id, 0), b.opponents.get(a.user_id, 0))
 
 
-def _fits(member: Free, group: Sequence[Free], *, cap: int, strict: bool) -> bool:
+Apart = frozenset[frozenset[int]]  # pairs of user ids never seated together
+
+
+def _fits(
+    member: Free, group: Sequence[Free], *, cap: int, strict: bool, apart: Apart
+) -> bool:
     for other in group:
         if _met(member, other) >= cap:
+            return False
+        if frozenset((member.user_id, other.user_id)) in apart:
             return False
         if strict and (
             other.user_id in member.last_opponents
@@ -66,7 +77,7 @@ def _fits(member: Free, group: Sequence[Free], *, cap: int, strict: bool) -> boo
 
 
 def _groups(
-    players: Sequence[Free], *, seats: int, cap: int, strict: bool
+    players: Sequence[Free], *, seats: int, cap: int, strict: bool, apart: Apart
 ) -> tuple[list[list[Free]], list[Free]]:
     """Tables around the longest waiting anchors; the players left over."""
     ordered = sorted(players, key=lambda p: (-p.score, -p.rating, p.user_id))
@@ -87,7 +98,7 @@ def _groups(
                     break
                 if 0 <= j < len(ordered) and not taken[j]:
                     candidate = ordered[j]
-                    if _fits(candidate, group, cap=cap, strict=strict):
+                    if _fits(candidate, group, cap=cap, strict=strict, apart=apart):
                         group.append(candidate)
                         taken[j] = True
                         picked.append(j)
@@ -118,20 +129,31 @@ def _sides(group: Sequence[Free]) -> list[int]:
 
 
 def pairing_round(
-    free: Sequence[Free], *, seats: int, partnership: bool = False, cap: int = 3
+    free: Sequence[Free],
+    *,
+    seats: int,
+    partnership: bool = False,
+    cap: int = 3,
+    apart: Collection[tuple[int, int]] = (),
 ) -> Pairing:
-    """The tables to seat now among ``free`` players; see the module's docstring."""
+    """The tables to seat now among ``free`` players; see the module's docstring.
+
+    ``apart``: pairs of players never seated at one table (linked accounts).
+    """
+    never = frozenset(frozenset(pair) for pair in apart)
     # Seats for all but ``extra`` players: those who became free last sit out of
     # the first pass, so a bye falls on them and not on the bottom of the standings.
     extra = len(free) % seats
     by_wait = sorted(free, key=lambda p: (p.waited, p.user_id))
     out, first = by_wait[:extra], by_wait[extra:]
-    groups, left = _groups(first, seats=seats, cap=cap, strict=True)
+    groups, left = _groups(first, seats=seats, cap=cap, strict=True, apart=never)
     if out:
-        more, left = _groups([*left, *out], seats=seats, cap=cap, strict=True)
+        more, left = _groups(
+            [*left, *out], seats=seats, cap=cap, strict=True, apart=never
+        )
         groups += more
     if len(left) >= seats:
-        more, left = _groups(left, seats=seats, cap=cap, strict=False)
+        more, left = _groups(left, seats=seats, cap=cap, strict=False, apart=never)
         groups += more
     tables = [
         _sides(g) if partnership and seats == 4 else [p.user_id for p in g]

@@ -25,6 +25,7 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.links import linked_pairs
 from dbtools.prepared import prepared_cursor
 from dbtools.rows import rows_insert
 from games.finish import FinishNotice
@@ -377,6 +378,7 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
         seats=arena.seats,
         partnership=arena.partnership,
         cap=settings.TOURNAMENTS_ARENA_PAIR_CAP,
+        apart=linked_pairs(user_ids=[p.user_id for p in players]),
     )
     if not pairing.tables:
         return []

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.links import linked_user_ids
 from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import pot_entry_post, pot_entry_refund, pot_open, pot_refund_all
@@ -129,6 +130,7 @@ def sitgo_enter(
         raise SitGoError("other_sitgo", _("You are already in another sit-and-go."))
     if reason := entry_blocker(user.pk):
         raise SitGoError("busy_elsewhere", reason)
+    _linked_refuse(user_id=user.pk, row=row)
     try:
         with transaction.atomic():
             SitGoEntry.objects.create(sitgo=row, user=user, active_user=user)
@@ -145,6 +147,26 @@ def sitgo_enter(
         _start(row)
     row.save(update_fields=["seats_taken", "fill_deadline", "state", "started_at"])
     return row
+
+
+def _linked_refuse(*, user_id: int, row: SitGo) -> None:
+    """Refuse an entry into a sit-and-go that an account linked to the player
+    (seen from one address or device, RULES.md §5) has entered. Asked under the
+    sit-and-go's row lock, which every entry takes: of two linked accounts
+    entering at once, the second sees the first."""
+    entered = list(
+        SitGoEntry.objects.filter(sitgo=row)
+        .exclude(user_id=user_id)
+        .values_list("user_id", flat=True)
+    )
+    if linked_user_ids(user_id=user_id, among=entered):
+        raise SitGoError(
+            "linked_entered",
+            _(
+                "An account seen from your address or device is in this "
+                "sit-and-go: accounts seen together never play one event together."
+            ),
+        )
 
 
 def _check_open(row: SitGo) -> None:

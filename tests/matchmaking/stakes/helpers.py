@@ -21,6 +21,7 @@ __all__ = [
     "fund",
     "logged_in_fixture",
     "snapshot",
+    "stakes_unlocked_fixture",
 ]
 
 
@@ -29,6 +30,14 @@ def expiries_fixture(monkeypatch):
     """No broker: a new stake table's fill-deadline task is not queued (import it
     into a test module to apply it to every test there)."""
     monkeypatch.setattr(stakes, "expiry_queue", lambda tid, deadline: None)
+
+
+@pytest.fixture(name="stakes_unlocked")
+def stakes_unlocked_fixture(settings):
+    """Every stake open to new players (``STAKES_UNLOCK`` empty): for tests about
+    something else than stakes unlocked by play (tests/matchmaking/stakes/
+    test_unlock.py), whose players have played no rated table."""
+    settings.STAKES_UNLOCK = {}
 
 
 @pytest.fixture(name="logged_in")
