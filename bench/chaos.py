@@ -75,6 +75,9 @@ def stack_env(redis_url: str) -> dict[str, str]:
         database_url=f"postgres://postgres@{HOST}:5432/{DB_NAME}",
         redis_url=redis_url,
         DEPLOYMENT_PREFIX=DB_NAME,
+        # Fresh players sit at stake tables: every stake is open to them (the
+        # unlock by play is tested in tests/matchmaking/stakes/test_unlock.py).
+        STAKES_UNLOCK="{}",
     )
 
 

@@ -50,6 +50,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The bench's players are made fresh for each round: every stake is open to them
+# (the unlock by play is tested in tests/matchmaking/stakes/test_unlock.py).
+os.environ.setdefault("STAKES_UNLOCK", "{}")
 
 import django
 
