@@ -1,5 +1,5 @@
-"""``manage.py finish_audit``: the ledger, every finish and every stake pot; exit 1
-on any breach."""
+"""``manage.py finish_audit``: every part of ``ops.audit`` (the ledger, finishes,
+stake and sit-and-go pots, minting, dumping); exit 1 on any breach."""
 
 import time
 
@@ -11,8 +11,10 @@ from ops.audit import audit_run
 class Command(BaseCommand):
     help = (
         "Check the ledger, that every finished table applied what it owed, that "
-        "every stake pot matches its seats and that nobody was paid for a seat "
-        "they did not play; exit non-zero on any breach."
+        "every stake and sit-and-go pot matches its seats, that nobody was paid a "
+        "reward or an event prize they did not earn by playing, and list stake "
+        "tables where a seat fed an account it had met without playing; exit "
+        "non-zero on any breach."
     )
 
     def handle(self, *args: object, **options: object) -> None:
