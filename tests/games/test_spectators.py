@@ -301,7 +301,10 @@ async def test_a_stake_table_spectator_hears_nothing_until_the_hand_ends(make_us
         moves += 1
         # Not a frame per move, not even an empty one; a sync answers with the
         # same state under the same number, whatever the table's count of moves.
-        assert await same_state_on_sync(spectator, shown, first)
+        # A sync every few moves sees every frame sent since the last one, and
+        # stays inside the socket's rate limit however long the hand.
+        if moves % 4 == 0:
+            assert await same_state_on_sync(spectator, shown, first)
     assert moves > 5
 
     # The end of the hand is theirs to see, as the next state of their socket.
