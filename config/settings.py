@@ -581,8 +581,9 @@ TOURNAMENTS_ARENA_GRACE_MINUTES = 120
 TOURNAMENTS_ARENA_MIN_FIELD = 4
 # All the prizes of one arena together are at most this (coins, XP) per earning game
 # played in it (each player's own earning games, summed); the table above is cut
-# down in proportion when it asks for more.
-TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (25, 8)
+# down in proportion when it asks for more. 20 coins keeps arena prizes inside
+# docs/economy.md's range per active player-hour (`.venv/bin/python bench/economy.py`).
+TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 
 # --- the fair deal (games.fairness, docs/fairness.md)
 # RULES.md §1.1: every new table commits to a hash chain and deals its first hand

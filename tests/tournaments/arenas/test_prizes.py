@@ -115,6 +115,7 @@ def test_ranks_and_prizes_are_among_the_players_with_a_game_of_their_own(
 def test_the_purse_is_bounded_by_the_earning_games(
     make_arena, joined, queued, pushes, settings
 ):
+    settings.TOURNAMENTS_ARENA_PRIZE_PER_GAME = (25, 8)
     arena = make_arena()
     users = joined(arena, 4)
     first = min(u.pk for u in users)
