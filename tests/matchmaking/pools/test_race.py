@@ -6,34 +6,13 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import connection
 
 from games.models import Seat, Table
 from matchmaking.models import Search
 from matchmaking.pools.services import search_start, wave_run
+from tests.support.threads import in_threads
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def in_threads(target, args_list):
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(len(args_list))
-
-    def run(*args):
-        try:
-            barrier.wait()
-            target(*args)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=a) for a in args_list]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
 
 
 def test_forty_searchers_and_racing_waves_fill_twenty_tables(

@@ -1,11 +1,6 @@
-"""Helpers of the arena tests: a finished arena table announced as ``games`` does,
-and calls run at once in threads."""
+"""Helpers of the arena tests: a finished arena table announced as ``games`` does."""
 
 from __future__ import annotations
-
-import threading
-
-from django.db import connection
 
 from games.finish import FinishNotice
 from games.models import Seat, Table
@@ -61,24 +56,3 @@ def finish(table_id, places, *, forfeited=(), standin=()):
 
 def player(arena, user):
     return ArenaPlayer.objects.get(arena=arena, user=user)
-
-
-def in_threads(target, args_list):
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(len(args_list))
-
-    def run(*args):
-        try:
-            barrier.wait()
-            target(*args)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=a) for a in args_list]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors

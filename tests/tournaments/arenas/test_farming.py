@@ -26,7 +26,8 @@ from matchmaking.pools.models import Cooldown
 from ops.audit import audit_run
 from tests.games.test_table_socket import Player
 from tests.support.tables import drive
-from tests.tournaments.arenas.helpers import in_threads, player
+from tests.support.threads import in_threads
+from tests.tournaments.arenas.helpers import player
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.presence import presence_mark
 from tournaments.arenas.services import (

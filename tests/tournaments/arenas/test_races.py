@@ -12,7 +12,7 @@ from django.utils import timezone
 from economy.models import Transaction
 from games.models import Seat, Table
 from tests.economy.conftest import assert_sound
-from tests.tournaments.arenas.helpers import in_threads
+from tests.support.threads import in_threads
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.presence import presence_mark
 from tournaments.arenas.services import (
