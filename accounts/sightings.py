@@ -107,8 +107,9 @@ def _prune(*, user_id: int, now: datetime) -> None:
 
 
 def request_sighting_note(request: HttpRequest, *, device: str) -> None:
-    """Record the signed-in player of ``request`` unless this session recorded
-    the same address and device within the refresh interval."""
+    """Record the signed-in player of ``request``, at most once per refresh
+    interval for the same address and device: the browser's Django session
+    keeps a digest of the last record, which spares a write on every page."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated or not request.session.session_key:
         return  # signed in by no browser session (none to remember the mark in)

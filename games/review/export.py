@@ -29,7 +29,8 @@ from games.review.model import Finish
 from games.review.single import DecisionReview, OptionValue
 from games.review.solver import Solution
 
-# 2: summaries count only judged decisions ("judged"); labels only on them.
+# The stored result's format: summaries count judged decisions ("judged"), and
+# only judged decisions carry a label.
 VERSION = 2
 BIGGEST = 3
 
