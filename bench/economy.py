@@ -30,10 +30,10 @@ boosters (and a VIP pass once rich), some sit at stakes and sit-and-gos, some jo
 evening arena.
 
 Each player plays rated online tables before anything else (stake tables may ask
-for some, RULES.md §5) and has an address and device of their own (no two simulated
-players share one). A refusal by a service (in a player's words) is counted by its
-code and printed, never fatal: a rule that changes what is allowed shows up as
-refusals, not as a crash.
+for some, RULES.md §5). The services are called directly, so no address or device
+is recorded and no two simulated players are linked. A refusal by a service (in a
+player's words) is counted by its code and printed, never fatal: a rule that changes
+what is allowed shows up as refusals, not as a crash.
 
 Prints a table of each source of coins (minted from the mint, burned into the shop,
 moved between players through pots) with the coins per active player-hour and where
@@ -53,7 +53,6 @@ weeks.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import random
 import secrets
@@ -99,6 +98,7 @@ from leagues.rollover import weeks_rollover  # noqa: E402
 from matchmaking.pools.models import Search  # noqa: E402
 from matchmaking.pools.services import search_cancel, search_start, wave_run  # noqa: E402
 from matchmaking.stakes import services as stakes  # noqa: E402
+from tests.support.tables import drive  # noqa: E402
 from tournaments.arenas.models import Arena, ArenaGame  # noqa: E402
 from tournaments.arenas.presence import presence_mark  # noqa: E402
 from tournaments.arenas.services import (  # noqa: E402
@@ -140,7 +140,6 @@ class SimClock:
 
     def __init__(self, start: datetime) -> None:
         self.at = start
-        self._real = timezone.now
 
     def now(self) -> datetime:
         return self.at
@@ -182,8 +181,6 @@ class Player:
     shopper: bool
     gambler: bool
     arena_goer: bool
-    address: str
-    device: str
     rated: int = 0
     seconds: float = 0.0
     tables: int = 0
@@ -220,7 +217,7 @@ def attempt(run: Run, what: str) -> Iterator[None]:
         refused(run, what, exc)
 
 
-def players_make(count: int, rng: random.Random) -> list[Player]:
+def players_make(count: int) -> list[Player]:
     User = get_user_model()
     run_tag = f"eb{secrets.token_hex(3)}"  # new names on a database used before
     players = []
@@ -239,8 +236,6 @@ def players_make(count: int, rng: random.Random) -> list[Player]:
                 shopper=i % 3 == 0,
                 gambler=i % 4 != 3,
                 arena_goer=i % 5 != 4,
-                address=f"10.{i // 250}.{i % 250}.7",
-                device=f"device-{run_tag}-{i}",
             )
         )
     return players
@@ -259,41 +254,26 @@ def table_minutes(table_id: int) -> float:
 def play(run: Run, table_id: int, max_steps: int = 20000) -> Table:
     """Play a table to its end: each person's decisions by their own bot level,
     sent as theirs; computer seats, pauses and deals by the table's timed job."""
-    for _ in range(max_steps):
-        table = Table.objects.get(pk=table_id)
-        if table.status != Table.Status.PLAYING:
-            break
-        seats = {s.position: s for s in Seat.objects.filter(table_id=table_id)}
-        if table.state is None:
-            Table.objects.filter(pk=table_id).update(deadline=None)
-            table_services.table_tick(table_id=table_id, seq=table.seq)
-            continue
-        state = engine.from_json(table.state)
-        actor = None
-        for position, seat in seats.items():
-            if seat.user_id in run.by_user and engine.legal_actions(state, position):
-                actor = seat
-                break
-        if actor is not None:
-            player = run.by_user[actor.user_id]
-            action = bot_action(
-                table=table, state=state, position=actor.position, level=player.level
-            )
-            if action is None:  # an out-of-turn window it lets pass
-                Table.objects.filter(pk=table_id).update(deadline=None)
-                table_services.table_tick(table_id=table_id, seq=table.seq)
-                continue
-            table_services.table_act(
-                table_id=table_id,
-                user=player.user,
-                action=engine.action_to_dict(action),
-                expected_seq=table.seq,
-            )
-        else:
-            Table.objects.filter(pk=table_id).update(deadline=None)
-            table_services.table_tick(table_id=table_id, seq=table.seq)
-    else:
-        raise RuntimeError(f"table {table_id} did not finish")
+    people = {
+        seat.position: run.by_user[seat.user_id]
+        for seat in Seat.objects.filter(table_id=table_id, user_id__in=run.by_user)
+    }
+
+    def as_the_player(
+        table: Table, state: engine.State, position: int
+    ) -> engine.Action | None:
+        if not engine.legal_actions(state, position):
+            return None  # a hand's end, moved on by the table's timed job
+        level = people[position].level
+        return bot_action(table=table, state=state, position=position, level=level)
+
+    table = drive(
+        table_id,
+        {position: player.user for position, player in people.items()},
+        rng=run.rng,
+        max_steps=max_steps,
+        choose=as_the_player,
+    )
     minutes = table_minutes(table_id)
     run.table_seconds[table_id] = minutes * 60
     for seat in Seat.objects.filter(table_id=table_id, user__isnull=False):
@@ -390,19 +370,6 @@ def practice(run: Run, today: list[Player]) -> None:
     play_all(run, tables)
 
 
-def _with_identity(func: Callable[..., Any], player: Player, **kwargs: Any) -> Any:
-    """Call a seating service, telling it the player's own address and device when
-    it asks for them (by parameter name)."""
-    params = inspect.signature(func).parameters
-    for name in ("address", "ip", "ip_address", "remote_addr"):
-        if name in params:
-            kwargs[name] = player.address
-    for name in ("device", "device_id"):
-        if name in params:
-            kwargs[name] = player.device
-    return func(**kwargs)
-
-
 def stake_tables(run: Run, today: list[Player]) -> None:
     """Gamblers with some rated tables and coins to spare quick-seat at 100."""
     seated: list[Player] = []
@@ -414,13 +381,7 @@ def stake_tables(run: Run, today: list[Player]) -> None:
         ):
             continue
         with attempt(run, "stake sit"):
-            _with_identity(
-                stakes.stake_sit,
-                player,
-                user=player.user,
-                stake=STAKE,
-                shape=STAKE_SHAPE,
-            )
+            stakes.stake_sit(user=player.user, stake=STAKE, shape=STAKE_SHAPE)
             seated.append(player)
     tables = set()
     for player in seated:
@@ -453,13 +414,7 @@ def sitgos(run: Run, today: list[Player]) -> None:
     rows = set()
     for player in entrants[:full]:
         with attempt(run, "sit-and-go entry"):
-            row = _with_identity(
-                sitgo_enter,
-                player,
-                user=player.user,
-                size=SITGO_SIZE,
-                entry=SITGO_ENTRY,
-            )
+            row = sitgo_enter(user=player.user, size=SITGO_SIZE, entry=SITGO_ENTRY)
             rows.add(row.pk)
     for _ in range(10):  # rounds
         live = list(
@@ -707,7 +662,7 @@ def simulate(
     clock = SimClock(monday)
     clock.install(patch)
     rng = random.Random(seed)
-    made = players_make(players, rng)
+    made = players_make(players)
     run = Run(
         clock=clock,
         rng=rng,

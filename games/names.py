@@ -54,7 +54,7 @@ def variant_dict(spec: engine.VariantSpec) -> dict[str, Any]:
     """``spec.to_dict()`` with its name and summary in the current language."""
     return {
         **spec.to_dict(),
-        "title": pgettext(engine.TITLE_CONTEXT, spec.title),
+        "title": variant_title(spec.id),
         "summary": gettext(spec.summary),
     }
 

@@ -17,13 +17,14 @@ from django.utils.translation import ngettext
 
 from games.models import Seat, Table
 
+# Stake tables rate like online ones (``matchmaking.pools.ratings``, which the
+# stakes do not import: the layers keep pools and stakes apart).
 RATED_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
 
 
 def stakes_unlock() -> dict[int, int]:
-    """``{stake: rated tables needed}`` from ``settings.STAKES_UNLOCK``."""
-    raw: dict[int, int] = getattr(settings, "STAKES_UNLOCK", {})
-    return {int(stake): int(needed) for stake, needed in raw.items()}
+    """``{stake: rated tables needed}`` (``settings.STAKES_UNLOCK``)."""
+    return dict(settings.STAKES_UNLOCK)
 
 
 def rated_tables(*, user_id: int) -> int:
@@ -73,12 +74,10 @@ def stake_unlocks(*, user_id: int, stakes: list[int]) -> tuple[int, list[StakeUn
 
 def stake_locked_reason(*, user_id: int, stake: int) -> str | None:
     """Why the player may not sit at ``stake`` yet, or None if they may."""
-    needed = stakes_unlock().get(stake, 0)
-    if needed <= 0:
+    _played, (unlock,) = stake_unlocks(user_id=user_id, stakes=[stake])
+    if unlock.open:
         return None
-    more = needed - rated_tables(user_id=user_id)
-    if more <= 0:
-        return None
+    needed, more = unlock.needed, unlock.more
     return ngettext(
         "Tables of %(stake)d coins open after %(needed)d rated tables: play "
         "%(more)d more online table to the end first.",

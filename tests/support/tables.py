@@ -21,8 +21,19 @@ def drive(
     rng: random.Random,
     max_steps: int = 5000,
     on_step=None,
+    choose=None,
 ) -> Table:
-    """Play a table to its end: seated users act at random, timed jobs run in place."""
+    """Play a table to its end: seated users act, timed jobs run in place.
+
+    ``choose(table, state, position)`` picks a seated user's action, None to let
+    the table's timed job act first; by default a random legal one.
+    """
+
+    def at_random(_table, state, position):
+        legal = engine.legal_actions(state, position)
+        return rng.choice(legal) if legal else engine.Action.next_hand()
+
+    choose = choose or at_random
     for _ in range(max_steps):
         table = Table.objects.get(pk=table_id)
         if table.status != Table.Status.PLAYING:
@@ -40,13 +51,13 @@ def drive(
                 break
         if actor is None and state.phase == "hand_over" and users:
             actor = next(iter(users.items()))
+        action = None
         if actor is not None and (table.timer != Table.Timer.BOT or rng.random() < 0.5):
-            position, user = actor
-            legal = engine.legal_actions(state, position)
-            action = rng.choice(legal) if legal else engine.Action.next_hand()
+            action = choose(table, state, actor[0])
+        if action is not None:
             table_services.table_act(
                 table_id=table_id,
-                user=user,
+                user=actor[1],
                 action=engine.action_to_dict(action),
                 expected_seq=table.seq,
             )

@@ -28,7 +28,7 @@ def sitgo_pots_audit() -> list[str]:
     for ref, net in (
         Entry.objects.filter(
             transaction__kind__in=[Transaction.Kind.ENTRY, Transaction.Kind.REFUND],
-            transaction__table_ref__startswith="sitgo-",
+            transaction__table_ref__startswith=SITGO_REF,
             account__kind=Account.Kind.WALLET,
         )
         .values_list("transaction__table_ref")
@@ -38,7 +38,7 @@ def sitgo_pots_audit() -> list[str]:
         held[ref] = -(net or 0)
     payouts = dict(
         Transaction.objects.filter(
-            kind=Transaction.Kind.PAYOUT, table_ref__startswith="sitgo-"
+            kind=Transaction.Kind.PAYOUT, table_ref__startswith=SITGO_REF
         )
         .values_list("table_ref")
         .annotate(n=Count("id"))
@@ -46,7 +46,7 @@ def sitgo_pots_audit() -> list[str]:
     )
     pots = dict(
         Account.objects.filter(
-            kind=Account.Kind.ESCROW, key__startswith="pot:sitgo-"
+            kind=Account.Kind.ESCROW, key__startswith=f"pot:{SITGO_REF}"
         ).values_list("key", "state")
     )
     paid_out = dict(

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.links import linked_user_ids
+from accounts.links import linked_sightings
 from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
 from economy.services import pot_entry_post, pot_entry_refund, pot_open, pot_refund_all
@@ -154,12 +154,8 @@ def _linked_refuse(*, user_id: int, row: SitGo) -> None:
     (seen from one address or device, RULES.md §5) has entered. Asked under the
     sit-and-go's row lock, which every entry takes: of two linked accounts
     entering at once, the second sees the first."""
-    entered = list(
-        SitGoEntry.objects.filter(sitgo=row)
-        .exclude(user_id=user_id)
-        .values_list("user_id", flat=True)
-    )
-    if linked_user_ids(user_id=user_id, among=entered):
+    entered = SitGoEntry.objects.filter(sitgo=row).values("user_id")
+    if linked_sightings(user_id=user_id).filter(user_id__in=entered).exists():
         raise SitGoError(
             "linked_entered",
             _(
