@@ -10,6 +10,7 @@ in ``platform/.env.example``.
 import re
 from pathlib import Path
 
+import django.conf.locale
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
@@ -362,14 +363,42 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dominoes@localhost")
 # --- Internationalisation
 # ---------------------------------------------------------------
 LANGUAGE_CODE = "en"
-# Native names: the switcher shows each language in itself (no flags).
+# Native names: the switcher shows each language in itself (no flags), in the
+# order of the rules page the site grew from (Latin scripts, then the others).
 LANGUAGES = [
+    ("id", "Bahasa Indonesia"),
+    ("ms", "Bahasa Melayu"),
+    ("ca", "Català"),
+    ("de", "Deutsch"),
     ("en", "English"),
     ("es", "Español"),
-    ("ca", "Català"),
-    ("pl", "Polski"),
+    ("fil", "Filipino"),
+    ("fr", "Français"),
     ("it", "Italiano"),
+    ("nl", "Nederlands"),
+    ("pl", "Polski"),
+    ("pt-br", "Português (Brasil)"),
+    ("vi", "Tiếng Việt"),
+    ("tr", "Türkçe"),
+    ("ru", "Русский"),
+    ("uk", "Українська"),
+    ("ar", "العربية"),
+    ("fa", "فارسی"),
+    ("he", "עברית"),
+    ("hi", "हिन्दी"),
+    ("th", "ไทย"),
+    ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
+    ("ja", "日本語"),
+    ("ko", "한국어"),
 ]
+# Django ships no Filipino; Tagalog browsers (tl) read it. Django's own table sends
+# zh-TW/zh-HK to zh-hant, zh-CN/zh-SG to zh-hans and pt/pt-PT to pt-br.
+EXTRA_LANG_INFO = {
+    "fil": {"bidi": False, "code": "fil", "name": "Filipino", "name_local": "Filipino"},
+    "tl": {"fallback": ["fil"]},
+}
+django.conf.locale.LANG_INFO.update(EXTRA_LANG_INFO)
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a year: the choice outlives the session
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polib
 from django.conf import settings
+from django.utils.translation import to_locale
 
 ROOT = Path(settings.BASE_DIR)
 SHIPPED = tuple(code for code, _name in settings.LANGUAGES if code != "en")
@@ -21,7 +22,8 @@ TAG = re.compile(r"<[^>]+>")
 
 
 def catalog_path(root: Path, language: str, domain: str) -> Path:
-    return root / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
+    """The catalog of a site language code (``pt-br`` lives in ``pt_BR``)."""
+    return root / "locale" / to_locale(language) / "LC_MESSAGES" / f"{domain}.po"
 
 
 @cache
