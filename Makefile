@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test migrate demo messages catalogs gettext lint fmt run-distributed clean
+.PHONY: run test install install-test migrate demo messages catalogs gettext browser lint fmt run-distributed clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,15 @@ gettext:
 	@command -v msgfmt >/dev/null || { echo "installing Debian's gettext"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext) \
 	  || { echo "the gettext tools are missing: apt-get install gettext"; exit 2; }; }
+
+## The browser tests' Chromium and the fonts that draw every script the site speaks
+## (Debian's packages, installed once).
+BROWSER_PACKAGES := chromium fonts-noto-core fonts-noto-cjk
+browser:
+	@missing=$$(for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing from Debian: $$missing"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) \
+	  || { echo "could not install $$missing: the browser tests need them"; exit 2; }; fi
 
 ## Compile the translation catalogs (locale/*/LC_MESSAGES/*.po -> .mo). The .mo files
 ## are built here, not committed: `make run` and `make test` do it.
@@ -53,6 +62,7 @@ run: demo catalogs
 ## Install with the test extras and run the whole suite (browser tests in their own run).
 test: install-test catalogs
 	$(BIN)/pytest -m "not e2e"
+	$(MAKE) browser
 	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 
 ## Checks that change nothing (also the hooks of .pre-commit-config.yaml).

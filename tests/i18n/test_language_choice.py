@@ -35,9 +35,45 @@ def login(client: Client, user, password: str = "a-Long-pass-42"):
 
 def test_browser_language_then_english(client):
     assert page_language(client, HTTP_ACCEPT_LANGUAGE="pl-PL,pl;q=0.9,en;q=0.5") == "pl"
-    assert page_language(client, HTTP_ACCEPT_LANGUAGE="de-DE,it;q=0.8") == "it"
-    assert page_language(client, HTTP_ACCEPT_LANGUAGE="de-DE,fr;q=0.8") == "en"
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="sv-SE,it;q=0.8") == "it"
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE="sv-SE,da;q=0.8") == "en"
     assert page_language(client) == "en"
+
+
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [
+        ("zh-TW", "zh-hant"),
+        ("zh-HK,en;q=0.5", "zh-hant"),
+        ("zh-Hant-TW", "zh-hant"),
+        ("zh-CN", "zh-hans"),
+        ("zh-SG", "zh-hans"),
+        ("pt", "pt-br"),
+        ("pt-PT", "pt-br"),
+        ("pt-BR", "pt-br"),
+        ("tl", "fil"),
+        ("fil-PH", "fil"),
+        ("ar-EG", "ar"),
+        ("he-IL", "he"),
+        ("fa-IR", "fa"),
+        ("ms-MY", "ms"),
+        ("id-ID", "id"),
+        ("tr-TR", "tr"),
+        ("ja-JP", "ja"),
+    ],
+)
+def test_a_browser_language_maps_to_the_sites(client, accept, expected):
+    assert page_language(client, HTTP_ACCEPT_LANGUAGE=accept) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "direction"),
+    [("ar", "rtl"), ("fa", "rtl"), ("he", "rtl"), ("en", "ltr"), ("ja", "ltr")],
+)
+def test_right_to_left_languages_turn_the_page(client, language, direction):
+    client.cookies[COOKIE] = language
+    html = client.get("/").content.decode()
+    assert f'<html lang="{language}" dir="{direction}">' in html
 
 
 def test_cookie_choice_beats_the_browser(client):
@@ -56,12 +92,26 @@ def test_an_unknown_language_changes_nothing(client, make_user):
     assert page_language(client) == "en"
 
 
-def test_footer_and_profile_offer_five_native_names(client, make_user):
+NATIVE_NAMES = (
+    "Bahasa Indonesia", "Bahasa Melayu", "Català", "Deutsch", "English", "Español",
+    "Filipino", "Français", "Italiano", "Nederlands", "Polski", "Português (Brasil)",
+    "Tiếng Việt", "Türkçe", "Русский", "Українська", "العربية", "فارسی", "עברית",
+    "हिन्दी", "ไทย", "简体中文", "繁體中文", "日本語", "한국어",
+)  # fmt: skip
+
+
+def test_footer_and_profile_offer_every_language_in_its_own_name(client, make_user):
     client.force_login(make_user())
+    client.cookies[COOKIE] = "ja"
     for path in ("/", reverse("profile")):
         html = client.get(path).content.decode()
-        for name in ("English", "Español", "Català", "Polski", "Italiano"):
-            assert f">{name}</option>" in html, (path, name)
+        offered = re.findall(
+            r'<option value="[^"]+" lang="[^"]+"[^>]*>([^<]+)</option>', html
+        )
+        assert offered, path
+        assert len(offered) % len(NATIVE_NAMES) == 0, path  # one list per switcher
+        lists = len(offered) // len(NATIVE_NAMES)
+        assert tuple(offered) == NATIVE_NAMES * lists, path
     footer = client.get("/").content.decode().split('<footer class="footer">')[1]
     assert 'name="language"' in footer
 
@@ -88,7 +138,7 @@ def test_a_signed_in_browser_without_the_cookie_gets_the_profile_language(make_u
     browser = Client()
     browser.force_login(user)
     response = browser.get("/", HTTP_ACCEPT_LANGUAGE="pl")
-    assert '<html lang="ca">' in response.content.decode()
+    assert '<html lang="ca" dir="ltr">' in response.content.decode()
     assert response.cookies[COOKIE].value == "ca"
 
 
