@@ -70,3 +70,20 @@ def readable_text(page: str) -> str:
     page = SCRIPT_OR_STYLE.sub(" ", page)
     attributes = " | ".join(READ_ATTRIBUTES.findall(page))
     return html.unescape(" ".join(TAG.sub(" | ", page).split()) + " | " + attributes)
+
+
+@cache
+def same_as_english(language: str) -> frozenset[str]:
+    """The msgids a language writes as English does, listed under "Same as English"
+    in its glossary (docs/glossary.md)."""
+    path = ROOT / "docs" / "glossary" / f"{language}.md"
+    if not path.is_file():
+        return frozenset()
+    listed: set[str] = set()
+    inside = False
+    for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            inside = line.strip("# ").lower() == "same as english"
+        elif inside and line.lstrip().startswith("- `"):
+            listed.add(line.strip()[3:].rsplit("`", 1)[0])
+    return frozenset(listed)

@@ -31,6 +31,8 @@ class Command(makemessages.Command):
     xgettext_options = [
         *makemessages.Command.xgettext_options,
         "--keyword=pgettext_noop:1c,2",
+        # accounts.borrowed_strings marks the libraries' plurals it copies.
+        "--keyword=ngettext_noop:1,2",
     ]
 
     def handle(self, *args: Any, **options: Any) -> str | None:
