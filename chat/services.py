@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.groups import user_group
 from chat.errors import ChatError
@@ -84,7 +85,12 @@ def chat_send(
     if len(text) > TEXT_MAX:
         raise ChatError(
             "too_long",
-            _("A message is at most %(n)s characters.") % {"n": TEXT_MAX},
+            ngettext(
+                "A message is at most %(n)s character.",
+                "A message is at most %(n)s characters.",
+                TEXT_MAX,
+            )
+            % {"n": TEXT_MAX},
         )
     friends = set(friend_ids(user_id))
     recipients = [uid for uid in seated if uid == user_id or uid in friends]

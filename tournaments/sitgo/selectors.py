@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from economy.pots import places_split
 from games.events import EventLink, EventStanding
@@ -36,10 +37,12 @@ def _seconds_left(row: SitGo) -> int | None:
 def game_label(row: SitGo | None = None) -> str:
     variant = row.variant if row is not None else conf.game()[0]
     options = row.options if row is not None else conf.game()[1]
-    return _("%(variant)s to %(target)s points, 4 players at each table") % {
-        "variant": variant_title(variant),
-        "target": options.get("target", ""),
-    }
+    target = int(options.get("target", 0))
+    return ngettext(
+        "%(variant)s to %(target)s point, 4 players at each table",
+        "%(variant)s to %(target)s points, 4 players at each table",
+        target,
+    ) % {"variant": variant_title(variant), "target": target}
 
 
 def sitgo_kinds(*, user: User) -> list[dict[str, Any]]:
