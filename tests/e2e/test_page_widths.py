@@ -17,10 +17,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import BrowserContext, Page, expect
 
-from games.engine import VARIANTS
-from games.guide.data import GUIDE
 from tests.e2e.helpers import frame, signup, start_practice
 from tests.e2e.test_league_page import _shell, server_db
+from tests.support.pages import signed_in_pages, signed_out_pages
 
 pytestmark = pytest.mark.e2e
 
@@ -85,61 +84,6 @@ MEASURE = """width => {
   }
   return {page, out};
 }"""
-
-
-def signed_out_pages(me: str) -> list[tuple[str, str | None]]:
-    """``(path, selector to wait for)`` of the pages anyone may open."""
-    pages: list[tuple[str, str | None]] = [
-        ("/", None),
-        ("/rules/", None),
-        *((f"/rules/{variant}/", None) for variant in GUIDE),
-        ("/accounts/login/", None),
-        ("/accounts/signup/", None),
-        ("/accounts/password/reset/", None),
-        ("/league/top/", None),
-        (f"/players/{me}/", None),
-        ("/rooms/join/", None),
-        ("/embed/code/", None),
-        ("/embed/", "#embed-variant"),
-        ("/no-such-page/", None),
-    ]
-    pages += [(f"/leaderboard/{variant}/", None) for variant in VARIANTS]
-    return pages
-
-
-def signed_in_pages(me: str, other: str, ids: dict) -> list[tuple[str, str | None]]:
-    live, ended = ids["live"], ids["ended"]
-    return [
-        ("/", None),
-        ("/rules/", None),
-        ("/play/", None),
-        ("/play/online/", None),
-        ("/play/stakes/", None),
-        ("/tournaments/", None),
-        (f"/tournaments/arenas/{ids['arena']}/", "#arena-standings tbody tr"),
-        (f"/tournaments/sitgo/{ids['sitgo']}/", None),
-        ("/league/", "#league-standings tbody tr"),
-        ("/league/top/", None),
-        ("/leaderboard/draw/", None),
-        ("/wallet/", None),
-        ("/shop/", None),
-        ("/profile/", None),
-        (f"/players/{me}/", None),
-        (f"/players/{other}/", None),
-        ("/friends/", None),
-        ("/watch/", None),
-        ("/invitations/", None),
-        ("/games/", None),
-        ("/rooms/new/", None),
-        (f"/tables/{live}/", "#main-action"),
-        (f"/tables/{ended}/", "#main-action"),
-        (f"/tables/{ended}/history/", None),
-        (f"/tables/{ended}/replay/", "#replay-faces li"),
-        (f"/tables/{ended}/review/1/", "#review-progress, .review-seats"),
-        ("/embed/code/", None),
-        ("/accounts/password/change/", None),
-        ("/accounts/email/", None),
-    ]
 
 
 def too_wide(page: Page, path: str, ready: str | None) -> str | None:
