@@ -4,6 +4,7 @@ of the tree and compared entry by entry)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,13 @@ from django.utils.translation import to_locale
 
 from ops.management.commands.makemessages import IGNORED
 from tests.i18n.test_plurals import CLDR_INTEGER_CATEGORIES
-from tests.support.catalogs import DOMAINS, ROOT, SHIPPED, catalog_path
+from tests.support.catalogs import (
+    DOMAINS,
+    ROOT,
+    SHIPPED,
+    catalog_path,
+    same_as_english,
+)
 
 
 def entry_keys(po: polib.POFile) -> set[tuple[str | None, str, str | None]]:
@@ -107,3 +114,57 @@ def test_the_catalogs_hold_exactly_what_the_code_asks_for(tmp_path):
                 f"{language}/{domain}: not in the catalog: {missing[:8]}"
             )
             assert not stale, f"{language}/{domain}: no longer in the code: {stale[:8]}"
+
+
+# Strings that read the same in every language: only placeholders, numbers,
+# punctuation and the units every language writes in Latin letters.
+PLACEHOLDERS_ONLY = re.compile(r"^(?:%\(\w+\)[sd]|%[sd]|\{\w*\}|[\W\d_]|UTC|XP|VIP)*$")
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_no_translation_is_its_english(language):
+    """A msgstr equal to its msgid is almost always a string left in English;
+    the few a language writes the same are listed in its glossary."""
+    kept = same_as_english(language)
+    same = [
+        entry.msgid
+        for domain in DOMAINS
+        for entry in polib.pofile(str(catalog_path(ROOT, language, domain)))
+        if not entry.obsolete
+        and entry.msgstr == entry.msgid
+        and entry.msgid not in kept
+        and not PLACEHOLDERS_ONLY.match(entry.msgid)
+    ]
+    assert not same, f"{len(same)} in English: {same[:10]}"
+
+
+MARKS = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w+\}|</?[a-z][^>]*>")
+
+
+def marks(text: str) -> list[str]:
+    """The placeholders and HTML tags of a string, in a comparable order."""
+    return sorted(MARKS.findall(text))
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_placeholders_and_markup_match_the_english(language):
+    """Every placeholder and HTML tag of the msgid is in the translation, and no
+    other (the order may change; a plural form may leave out the count)."""
+    wrong = []
+    for domain in DOMAINS:
+        for entry in polib.pofile(str(catalog_path(ROOT, language, domain))):
+            if entry.obsolete or not entry.translated():
+                continue
+            if entry.msgid_plural:
+                allowed = set(marks(entry.msgid) + marks(entry.msgid_plural))
+                for text in entry.msgstr_plural.values():
+                    found = marks(text)
+                    needed = set(marks(entry.msgid_plural)) - set(marks(entry.msgid))
+                    # A form may drop the count ("one tile" for 1), never add one.
+                    if not set(found) <= allowed or not (
+                        set(marks(entry.msgid)) <= set(found) or needed <= set(found)
+                    ):
+                        wrong.append((entry.msgid, text))
+            elif marks(entry.msgstr) != marks(entry.msgid):
+                wrong.append((entry.msgid, entry.msgstr))
+    assert not wrong, f"{len(wrong)}: {wrong[:5]}"
