@@ -48,9 +48,8 @@ def missing_glyphs(page: Page) -> tuple[set[str], set[str], str]:
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    nodes = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "main, main *"})[
-        "nodeIds"
-    ]
+    query = {"nodeId": root, "selector": "main, main *"}
+    nodes = cdp.send("DOM.querySelectorAll", query)["nodeIds"]
     families: set[str] = set()
     for node in nodes:
         try:
