@@ -13,6 +13,12 @@ msgid of its library and that every catalog translates it.
 from django.utils.translation import gettext_noop
 
 
+def pgettext_noop(context: str, message: str) -> str:
+    """A message with its context, marked for extraction (``makemessages`` reads
+    this keyword): the library asks for it with ``pgettext``."""
+    return message
+
+
 def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     """A plural marked for extraction (``makemessages`` reads this keyword)."""
     return singular, plural
@@ -20,6 +26,47 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
 
 # (library, msgid)
 BORROWED = (
+    ("allauth", gettext_noop("Email Addresses")),
+    (
+        "allauth",
+        gettext_noop("The following email addresses are associated with your account:"),
+    ),
+    ("allauth", gettext_noop("Verified")),
+    ("allauth", gettext_noop("Unverified")),
+    ("allauth", gettext_noop("Primary")),
+    ("allauth", gettext_noop("Make Primary")),
+    ("allauth", gettext_noop("Re-send Verification")),
+    ("allauth", gettext_noop("Remove")),
+    ("allauth", gettext_noop("Add Email Address")),
+    ("allauth", gettext_noop("Add Email")),
+    (
+        "allauth",
+        gettext_noop("Do you really want to remove the selected email address?"),
+    ),
+    ("allauth", gettext_noop("Warning:")),
+    (
+        "allauth",
+        gettext_noop(
+            "You currently do not have any email address set up. You should really add an email address so you can receive notifications, reset your password, etc."
+        ),
+    ),
+    ("allauth", gettext_noop("Your primary email address must be verified.")),
+    (
+        "allauth",
+        gettext_noop("You cannot remove your primary email address (%(email)s)."),
+    ),
+    ("allauth", gettext_noop("Confirmation email sent to %(email)s.")),
+    ("allauth", gettext_noop("You have confirmed %(email)s.")),
+    ("allauth", gettext_noop("Removed email address %(email)s.")),
+    ("allauth", gettext_noop("Primary email address set.")),
+    (
+        "allauth",
+        gettext_noop(
+            "Unable to confirm %(email)s because it is already confirmed by a different account."
+        ),
+    ),
+    ("allauth", gettext_noop("Note")),
+    ("allauth", gettext_noop("You are already logged in as %(user_display)s.")),
     ("allauth", gettext_noop("This account is currently inactive.")),
     (
         "allauth",
@@ -48,7 +95,6 @@ BORROWED = (
     ("allauth", gettext_noop("Password")),
     ("allauth", gettext_noop("Remember Me")),
     ("allauth", gettext_noop("Username")),
-    ("allauth", gettext_noop("Login")),
     ("allauth", gettext_noop("Username or email")),
     ("allauth", gettext_noop("Password (again)")),
     ("allauth", gettext_noop("Current Password")),
@@ -118,6 +164,10 @@ BORROWED = (
         gettext_noop("The password is too similar to the %(verbose_name)s."),
     ),
     ("django.contrib.auth", gettext_noop("The two password fields didn’t match.")),
+)
+# (library, (msgctxt, msgid))
+BORROWED_WITH_CONTEXT = (
+    ("allauth", ("field label", pgettext_noop("field label", "Login"))),
 )
 # (library, (msgid, msgid_plural))
 BORROWED_PLURALS = (

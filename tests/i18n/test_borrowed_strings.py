@@ -14,7 +14,11 @@ import polib
 import pytest
 from django.utils import translation
 
-from accounts.borrowed_strings import BORROWED, BORROWED_PLURALS
+from accounts.borrowed_strings import (
+    BORROWED,
+    BORROWED_PLURALS,
+    BORROWED_WITH_CONTEXT,
+)
 from tests.support.catalogs import SHIPPED, same_as_english
 
 LIBRARIES = {
@@ -25,12 +29,16 @@ LIBRARIES = {
 
 
 @cache
-def library_msgids(library: str) -> frozenset[str]:
-    """Every msgid (and msgid_plural) of a library's German catalog, which holds
-    them all."""
+def library_msgids(library: str) -> frozenset[tuple[str | None, str]]:
+    """Every (msgctxt, msgid) and (msgctxt, msgid_plural) of a library's German
+    catalog, which holds them all."""
     po = polib.pofile(str(LIBRARIES[library] / "de" / "LC_MESSAGES" / "django.po"))
     return frozenset(
-        text for e in po if not e.obsolete for text in (e.msgid, e.msgid_plural) if text
+        (e.msgctxt, text)
+        for e in po
+        if not e.obsolete
+        for text in (e.msgid, e.msgid_plural)
+        if text
     )
 
 
@@ -39,14 +47,21 @@ def plurals() -> list[tuple[str, str, str]]:
 
 
 def test_each_copy_is_still_its_librarys_msgid():
-    strays = [
-        text for library, text in BORROWED if text not in library_msgids(library)
-    ] + [
-        text
-        for library, singular, plural in plurals()
-        for text in (singular, plural)
-        if text not in library_msgids(library)
-    ]
+    found = library_msgids
+    strays = (
+        [text for library, text in BORROWED if (None, text) not in found(library)]
+        + [
+            text
+            for library, singular, plural in plurals()
+            for text in (singular, plural)
+            if (None, text) not in found(library)
+        ]
+        + [
+            text
+            for library, (context, text) in BORROWED_WITH_CONTEXT
+            if (context, text) not in found(library)
+        ]
+    )
     assert not strays
 
 
@@ -54,15 +69,23 @@ def test_each_copy_is_still_its_librarys_msgid():
 def test_every_language_reads_them_translated(language):
     kept = same_as_english(language)
     with translation.override(language):
-        english = [
-            text
-            for _library, text in BORROWED
-            if translation.gettext(text) == text and text not in kept
-        ] + [
-            singular
-            for _library, singular, plural in plurals()
-            if translation.ngettext(singular, plural, 7) == plural
-        ]
+        english = (
+            [
+                text
+                for _library, text in BORROWED
+                if translation.gettext(text) == text and text not in kept
+            ]
+            + [
+                singular
+                for _library, singular, plural in plurals()
+                if translation.ngettext(singular, plural, 7) == plural
+            ]
+            + [
+                text
+                for _library, (context, text) in BORROWED_WITH_CONTEXT
+                if translation.pgettext(context, text) == text and text not in kept
+            ]
+        )
     assert not english, english
 
 
