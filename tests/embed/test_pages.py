@@ -99,13 +99,13 @@ def test_bad_parameters_show_the_default_game_not_an_error_page(client):
 
 def test_the_language_comes_from_lang_or_the_browser(client):
     spanish = client.get("/embed/?lang=es").content.decode()
-    assert '<html lang="es">' in spanish
+    assert '<html lang="es" dir="ltr">' in spanish
     assert "Jugar hasta" in spanish
     browser = client.get("/embed/", HTTP_ACCEPT_LANGUAGE="pl,en;q=0.5")
-    assert '<html lang="pl">' in browser.content.decode()
+    assert '<html lang="pl" dir="ltr">' in browser.content.decode()
     assert browser["Content-Language"] == "pl"
     english = client.get("/embed/?lang=zz", HTTP_ACCEPT_LANGUAGE="xx")
-    assert '<html lang="en">' in english.content.decode()
+    assert '<html lang="en" dir="ltr">' in english.content.decode()
 
 
 def test_the_frame_sets_no_cookie(client):

@@ -190,7 +190,7 @@ def test_guide_renders_in_every_language(client, language):
     headers = {"HTTP_ACCEPT_LANGUAGE": language}
     index = client.get(reverse("rules"), **headers)
     assert index.status_code == 200
-    assert f'<html lang="{language}">' in index.content.decode()
+    assert f'<html lang="{language}" dir="ltr">' in index.content.decode()
     variant = client.get(reverse("rules-variant", args=["catalan"]), **headers)
     assert variant.status_code == 200
     assert "<svg" in variant.content.decode()
