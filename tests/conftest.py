@@ -258,3 +258,14 @@ def fresh_local_cache():
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
+
+
+@pytest.fixture(autouse=True)
+def site_language_after_each_test():
+    """A page a test opens activates its language in this thread (the locale
+    middleware does not switch it back): the next test starts in the site's
+    default again."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()

@@ -190,7 +190,8 @@ def test_guide_renders_in_every_language(client, language):
     headers = {"HTTP_ACCEPT_LANGUAGE": language}
     index = client.get(reverse("rules"), **headers)
     assert index.status_code == 200
-    assert f'<html lang="{language}" dir="ltr">' in index.content.decode()
+    direction = "rtl" if language in ("ar", "fa", "he") else "ltr"
+    assert f'<html lang="{language}" dir="{direction}">' in index.content.decode()
     variant = client.get(reverse("rules-variant", args=["catalan"]), **headers)
     assert variant.status_code == 200
     assert "<svg" in variant.content.decode()
