@@ -36,7 +36,7 @@ from matchmaking.models import Search
 me = get_user_model().objects.get(username={name!r})
 table = table_create(
     mode="online", variant="draw", options={{"target": 100}}, clock_seconds=60,
-    hand_pause_seconds=0,
+    hand_pause_seconds=0, bot_speed="instant",
 )
 seat_join(table_id=table.pk, user=me)
 Search.objects.create(
@@ -112,6 +112,7 @@ def test_every_word_on_the_way_is_in_my_language(
     # A practice hand and its review.
     page.goto("/play/")
     english_on(page, language, "play")
+    page.select_option("select[name=bot_speed]", "instant")
     page.locator(
         "#play-form button[type=submit], form.play-form button[type=submit]"
     ).first.click()
