@@ -1,4 +1,4 @@
-"""A replay's share card: the picture of its final layout.
+"""A replay's share card: the picture of its final layout, and the words beside it.
 
 The picture shows the board at the end of the last hand the replay shows, built
 from a spectator's view of the final state (``engine.view`` with no seat): the
@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import gettext
 
 from games import engine
-from games.models import Table
+from games.models import Seat, Table
+from games.names import seat_display_name, variant_title
 from games.replays.picture import Band, Board, Tile, board_png
 
 # Bump when the drawing changes: pictures kept under the old number are not served.
@@ -75,3 +77,19 @@ def replay_png(*, table: Table) -> bytes:
         png = board_png(replay_board(table=table))
         cache.set(key, png, timeout=CACHE_SECONDS)
     return png
+
+
+def replay_description(*, table: Table) -> str:
+    """One line for the card: who played which game, and how it ended."""
+    seats = Seat.objects.filter(table=table).select_related("user").order_by("position")
+    names = [seat_display_name(s) for s in seats]
+    variant = variant_title(table.variant)
+    if table.status == Table.Status.CANCELLED:
+        return gettext(
+            "A game of %(variant)s between %(players)s, abandoned before the end: "
+            "watch it again move by move."
+        ) % {"variant": variant, "players": ", ".join(names)}
+    return gettext(
+        "A game of %(variant)s between %(players)s: watch it again move by move, "
+        "every hand face up."
+    ) % {"variant": variant, "players": ", ".join(names)}

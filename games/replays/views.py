@@ -21,7 +21,7 @@ from games.replays.access import (
     replay_share_token,
     replay_table_or_404,
 )
-from games.replays.card import replay_png
+from games.replays.card import replay_description, replay_png
 from games.replays.record import record_text
 from games.replays.steps import replay_data
 
@@ -61,10 +61,20 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "review": reverse("table-review", args=[table.pk, 1]).removesuffix("1/"),
         "share": share or "",
     }
+    picture = _with_share(reverse("table-replay-png", args=[table.pk]), share)
     return render(
         request,
         "games/replay.html",
-        {"table": table, "config": config, "title": table_title(table)},
+        {
+            "table": table,
+            "config": config,
+            "title": table_title(table),
+            "card": {
+                "description": replay_description(table=table),
+                "image": picture,
+                "url": _with_share(reverse("table-replay", args=[table.pk]), share),
+            },
+        },
     )
 
 
