@@ -91,5 +91,5 @@ def replay_description(*, table: Table) -> str:
         ) % {"variant": variant, "players": ", ".join(names)}
     return gettext(
         "A game of %(variant)s between %(players)s: watch it again move by move, "
-        "every hand face up."
+        "with every player's tiles face up."
     ) % {"variant": variant, "players": ", ".join(names)}

@@ -19,7 +19,7 @@ from games.guide.data import GUIDE
 from games.models import Table
 from games.names import table_title, variant_title
 from games.replays.access import replay_share_token
-from games.services import table_practice_create
+from games.services import table_cancel, table_practice_create
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +183,13 @@ def test_a_shared_practice_replay_carries_its_link_in_its_card(
     # What the card points at opens for a stranger, as the page did.
     picture = client.get(f"/tables/{table.pk}/replay.png", {"share": token})
     assert picture.status_code == 200
+
+
+def test_an_abandoned_replays_card_says_it_was_abandoned(client, make_user, queued):
+    owner = make_user("owner")
+    table = table_practice_create(user=owner, variant="draw", bot_levels=["easy"])
+    table_cancel(table_id=table.pk, reason="idle")
+    client.force_login(owner)
+    tags = card_of(client.get(f"/tables/{table.pk}/replay/"))
+    assert "abandoned before the end" in tags["og:description"]
+    assert "owner" in tags["og:description"]
