@@ -104,7 +104,7 @@ TEMPLATES = [
                 # Friend requests and room invitations: one statement.
                 "accounts.context_processors.nav_counts",
             ],
-            "libraries": {"catalog": "config.catalog"},
+            "libraries": {"catalog": "config.catalog", "share": "config.share"},
         },
     },
 ]

@@ -21,6 +21,11 @@ urlpatterns = [
         replays.table_replay_json,
         name="table-replay-json",
     ),
+    path(
+        "tables/<int:table_id>/replay.png",
+        replays.table_replay_png,
+        name="table-replay-png",
+    ),
     path("tables/<int:table_id>/record.txt", replays.table_record, name="table-record"),
     path(
         "tables/<int:table_id>/review/<int:hand>/",

@@ -1,5 +1,6 @@
 """The replay pages of an ended table: the viewer, the JSON it reads, the text
-record. Open to whoever ``replay_may_see`` admits, signed in or not."""
+record, the share card's picture. Open to whoever ``replay_may_see`` admits,
+signed in or not."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from django.views.decorators.gzip import gzip_page
 from games.models import Seat, Table
 from games.names import table_title
 from games.replays.access import (
+    PUBLIC_MODES,
     ReplayNotYet,
     replay_share_token,
     replay_table_or_404,
 )
+from games.replays.card import replay_description, replay_png
 from games.replays.record import record_text
 from games.replays.steps import replay_data
 
@@ -58,10 +61,20 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "review": reverse("table-review", args=[table.pk, 1]).removesuffix("1/"),
         "share": share or "",
     }
+    picture = _with_share(reverse("table-replay-png", args=[table.pk]), share)
     return render(
         request,
         "games/replay.html",
-        {"table": table, "config": config, "title": table_title(table)},
+        {
+            "table": table,
+            "config": config,
+            "title": table_title(table),
+            "card": {
+                "description": replay_description(table=table),
+                "image": picture,
+                "url": _with_share(reverse("table-replay", args=[table.pk]), share),
+            },
+        },
     )
 
 
@@ -86,4 +99,23 @@ def table_record(request: HttpRequest, table_id: int) -> HttpResponse:
         record_text(table=table), content_type="text/plain; charset=utf-8"
     )
     response["Content-Disposition"] = f'inline; filename="table-{table.pk}.txt"'
+    return response
+
+
+# An ended table's picture does not change: previews may keep it a month (a new
+# drawing, ``games.replays.card.FORMAT``, reaches them when that runs out).
+PICTURE_SECONDS = 30 * 24 * 3600
+
+
+def table_replay_png(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The share card's picture: the final layout, 1200 × 630 PNG, for whoever may
+    watch the replay (the same 404 as the replay's for anyone else)."""
+    table = replay_table_or_404(
+        table_id=table_id, user=request.user, share=_share(request)
+    )
+    response = HttpResponse(replay_png(table=table), content_type="image/png")
+    # Anyone may see a public replay, so shared caches may keep its picture; the
+    # others depend on who asks.
+    scope = "public" if table.mode in PUBLIC_MODES else "private"
+    response["Cache-Control"] = f"{scope}, max-age={PICTURE_SECONDS}"
     return response
