@@ -39,18 +39,24 @@ def language_supported(code: str | None) -> str | None:
         return None
 
 
-def language_from_headers(cookie: str | None, accept_language: str) -> str:
-    """The cookie's language if supported, else the best of ``Accept-Language``."""
-    chosen = language_supported(cookie)
-    if chosen:
-        return chosen
+def language_from_accept(accept_language: str) -> str | None:
+    """The best language of an ``Accept-Language`` header that the site speaks."""
     for code, _quality in trans_real.parse_accept_lang_header(accept_language):
         if code == "*":
             break
         found = language_supported(code)
         if found:
             return found
-    return str(settings.LANGUAGE_CODE)
+    return None
+
+
+def language_from_headers(cookie: str | None, accept_language: str) -> str:
+    """The cookie's language if supported, else the best of ``Accept-Language``."""
+    return (
+        language_supported(cookie)
+        or language_from_accept(accept_language)
+        or str(settings.LANGUAGE_CODE)
+    )
 
 
 def profile_language(user: Any) -> str | None:
@@ -96,6 +102,14 @@ def _session_profile_language(request: HttpRequest, user: Any) -> str | None:
     if session is not None:
         session[SESSION_KEY] = chosen or ""
     return chosen
+
+
+def player_language(request: HttpRequest) -> str | None:
+    """The language a signed-in player chose on the profile, if any."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return _session_profile_language(request, user)
 
 
 class LanguageMiddleware(LocaleMiddleware):

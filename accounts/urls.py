@@ -8,4 +8,9 @@ urlpatterns = [
     path("players/<str:username>/", views.player_profile, name="player-profile"),
     # Before django.conf.urls.i18n in config/urls.py, so this view takes the name.
     path("i18n/setlang/", views.language_set, name="set_language"),
+    path(
+        "i18n/offer/dismiss/",
+        views.language_offer_dismiss,
+        name="language-offer-dismiss",
+    ),
 ]

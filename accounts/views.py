@@ -3,11 +3,12 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts.language import language_supported, profile_language_set
+from accounts.language_offer import offer_dismissed_cookie_set, safe_next
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -29,9 +30,21 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """Django's ``set_language`` (the cookie, the redirect back), and for a signed-in
-    player the choice kept on the profile for every browser."""
+    player the choice kept on the profile for every browser. A reader who chose a
+    language is not offered another (``accounts.language_offer``)."""
     response = set_language(request)
     chosen = language_supported(request.POST.get("language"))
-    if chosen and request.user.is_authenticated:
-        profile_language_set(user=request.user, language=chosen, request=request)
+    if chosen:
+        offer_dismissed_cookie_set(response)
+        if request.user.is_authenticated:
+            profile_language_set(user=request.user, language=chosen, request=request)
+    return response
+
+
+@require_POST
+def language_offer_dismiss(request: HttpRequest) -> HttpResponse:
+    """The reader said no to the offer of the page in their language: not again in
+    this browser. (The line's script does the same without leaving the page.)"""
+    response = redirect(safe_next(request))
+    offer_dismissed_cookie_set(response)
     return response

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "accounts.sightings.SightingMiddleware",
     # Django's LocaleMiddleware plus the signed-in player's profile language.
     "accounts.language.LanguageMiddleware",
+    # A page offering the reader's language varies with Accept-Language.
+    "accounts.language_offer.LanguageOfferVaryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
