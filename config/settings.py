@@ -340,8 +340,10 @@ ACCOUNT_LOGOUT_ON_GET = False
 # address unless SIGNUP_RATE_LIMIT says otherwise (the browser tests' server signs up
 # every test's players from 127.0.0.1).
 ACCOUNT_RATE_LIMITS = {"signup": env.str("SIGNUP_RATE_LIMIT", default="20/m/ip")}
-LOGIN_REDIRECT_URL = "/"
-ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# URL names: the home page's address in the language of the moment (/es/ for a
+# player who reads Spanish), not the English bare one.
+LOGIN_REDIRECT_URL = "home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 AUTH_PASSWORD_VALIDATORS = [
     {
         "NAME": "django.contrib.auth.password_validation."
