@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    # /sitemap.xml (config/crawlers.py)
+    "django.contrib.sitemaps",
     "channels",
     "allauth",
     "allauth.account",

@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from accounts import urls as accounts_urls
 from config.catalog import javascript_catalog
+from config.crawlers import robots_txt, sitemap_xml
 from embed import urls as embed_urls
 from games import urls as games_urls
 from leagues import urls as leagues_urls
@@ -26,6 +27,8 @@ urlpatterns = i18n_patterns(
 
 # Every other page: one address, in the reader's chosen language.
 urlpatterns += [
+    path("robots.txt", robots_txt, name="robots"),
+    path("sitemap.xml", sitemap_xml, name="sitemap"),
     path("", include("accounts.urls")),
     path("", include("ops.urls")),
     path("", include("economy.urls")),
