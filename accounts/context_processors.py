@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from accounts.addresses import unprefixed
 from accounts.nav_counts import nav_counts as counts_of
 
 # (URL name, label, URL names of further pages the item stands for: the stake
@@ -30,12 +31,15 @@ def nav(request: HttpRequest) -> dict[str, object]:
     ``/play/online/`` starts with ``/play/`` too: the item whose URL matches the
     longest part of the path wins, so "Play" is not lit on the online lobby.
     """
+    # A public page's address in another language (/es/league/top/) lights the
+    # item its bare address (/league/top/) would.
+    path = unprefixed(request.path)
     items: list[dict[str, object]] = []
     best = 0
     for name, label, also in NAV:
         url = reverse(name)
         prefixes = [url, *(reverse(n) for n in also)]
-        score = _match(request.path, prefixes)
+        score = _match(path, prefixes)
         best = max(best, score)
         items.append({"url": url, "label": label, "score": score})
     for item in items:

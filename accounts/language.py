@@ -6,6 +6,10 @@ the profile's choice into the cookie (or a choice made before signing up into th
 profile), so the choice follows the player to any browser and survives logging out.
 Without a choice, the browser's ``Accept-Language`` decides, else English.
 
+A public page with an address per language (``accounts.addresses``) is shown in the
+language its address names, whatever the choice: ``/es/rules/`` in Spanish, the bare
+``/rules/`` in English. The choice decides every page with one address.
+
 A WebSocket reads the same cookie and header (``LanguageScopeMiddleware`` puts the
 result in ``scope["language"]``); no database is touched on the event loop.
 """
@@ -23,6 +27,7 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from accounts.addresses import address_language
 from accounts.models import Profile
 
 # The request attribute that asks the middleware to (re)write the language cookie.
@@ -94,6 +99,20 @@ def language_cookie_set(response: HttpResponseBase, language: str) -> None:
 SESSION_KEY = "profile_language"
 
 
+def _reader_choice(request: HttpRequest) -> str:
+    """The language this reader asks for: the cookie; without one, a signed-in
+    player's profile (the cookie is then written with the response); else the
+    browser's ``Accept-Language``; else English."""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    user = getattr(request, "user", None)
+    if not language_supported(cookie) and user is not None and user.is_authenticated:
+        chosen = _session_profile_language(request, user)
+        if chosen:
+            setattr(request, COOKIE_PENDING, chosen)
+            return chosen
+    return translation.get_language_from_request(request)
+
+
 def _session_profile_language(request: HttpRequest, user: Any) -> str | None:
     session = getattr(request, "session", None)
     if session is not None and SESSION_KEY in session:
@@ -113,24 +132,16 @@ def player_language(request: HttpRequest) -> str | None:
 
 
 class LanguageMiddleware(LocaleMiddleware):
-    """Django's ``LocaleMiddleware`` that also honours a signed-in player's profile
-    when this browser has no language cookie yet (placed after authentication)."""
+    """Django's ``LocaleMiddleware`` for a site whose public pages have an address
+    per language and whose other pages have one: the address names the language of
+    the first; the reader's choice (cookie, else the signed-in player's profile,
+    else ``Accept-Language``) decides the second. Placed after authentication."""
 
     def process_request(self, request: HttpRequest) -> None:
-        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        user = getattr(request, "user", None)
-        if (
-            not language_supported(cookie)
-            and user is not None
-            and user.is_authenticated
-        ):
-            chosen = _session_profile_language(request, user)
-            if chosen:
-                setattr(request, COOKIE_PENDING, chosen)
-                translation.activate(chosen)
-                request.LANGUAGE_CODE = chosen
-                return
-        super().process_request(request)
+        chosen = _reader_choice(request)
+        named = address_language(request.path_info, getattr(request, "urlconf", None))
+        translation.activate(named or chosen)
+        request.LANGUAGE_CODE = translation.get_language()
 
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase
@@ -153,6 +164,9 @@ def language_on_login(
     chosen = _session_profile_language(request, user)
     if chosen:
         setattr(request, COOKIE_PENDING, chosen)
+        # The page after signing in (its address reversed now) is in it too.
+        translation.activate(chosen)
+        request.LANGUAGE_CODE = chosen
         return
     cookie = language_supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
     if cookie:

@@ -2,10 +2,14 @@ from django.urls import path
 
 from accounts import views
 
-urlpatterns = [
+# An address per language (config/urls.py): /players/ana/, /es/players/ana/.
+public_urlpatterns = [
     path("", views.home, name="home"),
-    path("profile/", views.profile, name="profile"),
     path("players/<str:username>/", views.player_profile, name="player-profile"),
+]
+
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
     # Before django.conf.urls.i18n in config/urls.py, so this view takes the name.
     path("i18n/setlang/", views.language_set, name="set_language"),
     path(

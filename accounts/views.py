@@ -2,11 +2,12 @@
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
+from accounts.addresses import translated_address
 from accounts.language import language_supported, profile_language_set
 from accounts.language_offer import offer_dismissed_cookie_set, safe_next
 
@@ -29,15 +30,20 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
-    """Django's ``set_language`` (the cookie, the redirect back), and for a signed-in
-    player the choice kept on the profile for every browser. A reader who chose a
-    language is not offered another (``accounts.language_offer``)."""
+    """Django's ``set_language`` (the cookie, the redirect back to a page of this
+    site), landing on the same page in the chosen language when it has an address
+    per language; for a signed-in player the choice is kept on the profile for
+    every browser. A reader who chose a language is not offered another
+    (``accounts.language_offer``)."""
     response = set_language(request)
     chosen = language_supported(request.POST.get("language"))
-    if chosen:
-        offer_dismissed_cookie_set(response)
-        if request.user.is_authenticated:
-            profile_language_set(user=request.user, language=chosen, request=request)
+    if chosen is None:
+        return response
+    if isinstance(response, HttpResponseRedirect):
+        response["Location"] = translated_address(response.url, chosen)
+    offer_dismissed_cookie_set(response)
+    if request.user.is_authenticated:
+        profile_language_set(user=request.user, language=chosen, request=request)
     return response
 
 

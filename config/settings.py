@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    # /sitemap.xml (config/crawlers.py)
+    "django.contrib.sitemaps",
     "channels",
     "allauth",
     "allauth.account",
@@ -342,8 +344,10 @@ ACCOUNT_LOGOUT_ON_GET = False
 # address unless SIGNUP_RATE_LIMIT says otherwise (the browser tests' server signs up
 # every test's players from 127.0.0.1).
 ACCOUNT_RATE_LIMITS = {"signup": env.str("SIGNUP_RATE_LIMIT", default="20/m/ip")}
-LOGIN_REDIRECT_URL = "/"
-ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# URL names: the home page's address in the language of the moment (/es/ for a
+# player who reads Spanish), not the English bare one.
+LOGIN_REDIRECT_URL = "home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 AUTH_PASSWORD_VALIDATORS = [
     {
         "NAME": "django.contrib.auth.password_validation."

@@ -1,16 +1,38 @@
 """URL routes of the site."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import urls as accounts_urls
 from config.catalog import javascript_catalog
+from config.crawlers import robots_txt, sitemap_xml
+from embed import urls as embed_urls
+from games import urls as games_urls
+from leagues import urls as leagues_urls
+from matchmaking.pools import urls as pools_urls
 
-urlpatterns = [
+# The public pages: an address per language (accounts/addresses.py), English bare
+# (/rules/draw/), the others under their code (/es/rules/draw/). First, so that
+# /embed/code/ is this page and not an embedded game of a variant called "code".
+urlpatterns = i18n_patterns(
+    path("", include(accounts_urls.public_urlpatterns)),
+    path("", include("games.guide.urls")),
+    path("", include(pools_urls.public_urlpatterns)),
+    path("", include(leagues_urls.public_urlpatterns)),
+    path("", include(games_urls.public_urlpatterns)),
+    path("", include(embed_urls.public_urlpatterns)),
+    prefix_default_language=False,
+)
+
+# Every other page: one address, in the reader's chosen language.
+urlpatterns += [
+    path("robots.txt", robots_txt, name="robots"),
+    path("sitemap.xml", sitemap_xml, name="sitemap"),
     path("", include("accounts.urls")),
     path("", include("ops.urls")),
     path("", include("economy.urls")),
     path("", include("games.urls")),
-    path("", include("games.guide.urls")),
     path("", include("matchmaking.pools.urls")),
     path("", include("matchmaking.rooms.urls")),
     path("", include("matchmaking.stakes.urls")),

@@ -4,6 +4,11 @@ from games import views
 from games.replays import views as replays
 from games.reviews import views as reviews
 
+# An address per language (config/urls.py): a shared replay.
+public_urlpatterns = [
+    path("tables/<int:table_id>/replay/", replays.table_replay, name="table-replay"),
+]
+
 urlpatterns = [
     path("play/", views.play, name="play"),
     path("games/", views.my_games, name="my-games"),
@@ -15,7 +20,6 @@ urlpatterns = [
     path(
         "tables/<int:table_id>/event.json", views.table_event_json, name="table-event"
     ),
-    path("tables/<int:table_id>/replay/", replays.table_replay, name="table-replay"),
     path(
         "tables/<int:table_id>/replay.json",
         replays.table_replay_json,

@@ -77,6 +77,19 @@ def pytest_collection_modifyitems(
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def english_at_the_start():
+    """Each test starts in English. A request leaves its language active in the
+    thread (as Django's LocaleMiddleware does), and ``reverse()`` of a public page
+    names that language's address (/es/rules/): one test's last request must not
+    choose the addresses of the next."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(django_user_model):
     """Create a player with a verified e-mail address."""
@@ -259,13 +272,3 @@ def fresh_local_cache():
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
 
-
-@pytest.fixture(autouse=True)
-def site_language_after_each_test():
-    """A page a test opens activates its language in this thread (the locale
-    middleware does not switch it back): the next test starts in the site's
-    default again."""
-    from django.utils import translation
-
-    yield
-    translation.deactivate()

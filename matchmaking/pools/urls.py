@@ -2,9 +2,13 @@ from django.urls import path
 
 from matchmaking.pools import views
 
+# An address per language (config/urls.py).
+public_urlpatterns = [
+    path("leaderboard/<str:variant>/", views.leaderboard_page, name="leaderboard"),
+]
+
 urlpatterns = [
     path("play/online/", views.lobby, name="lobby"),
-    path("leaderboard/<str:variant>/", views.leaderboard_page, name="leaderboard"),
     path(
         "play/online/tables/<int:table_id>/rating.json",
         views.table_rating_json,

@@ -16,6 +16,7 @@ from tests.e2e.helpers import frame, main_button, screenshot, signup, wait_ready
 from tests.e2e.test_league_page import _shell, server_db
 from tests.e2e.test_right_to_left import act
 from tests.support.catalogs import english_found
+from tests.support.pages import in_language
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +84,7 @@ def test_every_word_on_the_way_is_in_my_language(
     name = signup(page, "word")
 
     for path in ("/", "/rules/", "/rules/draw/", "/play/online/", "/tournaments/"):
-        page.goto(path)
+        page.goto(in_language(path, language))
         english_on(page, language, path)
 
     # A sit-and-go: entered from the tournaments page, then withdrawn.

@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.e2e.helpers import frame, signup, start_practice
 from tests.e2e.test_league_page import _shell, server_db
-from tests.support.pages import signed_in_pages, signed_out_pages
+from tests.support.pages import in_language, signed_in_pages, signed_out_pages
 
 pytestmark = pytest.mark.e2e
 
@@ -140,13 +140,13 @@ def walk(browser, live_url, me, other, ids, session) -> list[str]:
         try:
             page = context.new_page()
             for path, ready in signed_out_pages(me):
-                if found := too_wide(page, path, ready):
+                if found := too_wide(page, in_language(path, code), ready):
                     problems.append(f"[{code}, signed out] {found}")
             context.add_cookies(session)
-            page.goto("/")
+            page.goto(in_language("/", code))
             expect(page.locator("html")).to_have_attribute("lang", code)
             for path, ready in signed_in_pages(me, other, ids):
-                if found := too_wide(page, path, ready):
+                if found := too_wide(page, in_language(path, code), ready):
                     problems.append(f"[{code}] {found}")
         finally:
             context.close()

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import frame, main_button, screenshot, signup, start_practice
+from tests.support.pages import in_language
 
 pytestmark = pytest.mark.e2e
 
@@ -86,5 +87,5 @@ def test_the_table_and_the_rules_have_every_glyph(new_page, language):
     expect(main_button(page)).to_be_visible()
     page.evaluate("document.fonts.ready.then(() => null)")
     check(page, language, "table")
-    page.goto("/rules/draw/")
+    page.goto(in_language("/rules/draw/", language))
     check(page, language, "rules")

@@ -1,7 +1,8 @@
 """Which language a page or a socket is served in: the player's choice (footer or
 profile switcher, kept in the cookie and on the profile), else Accept-Language,
 else English; the choice follows the player across browsers and survives logging
-out."""
+out. (A public page's address names its language: tests/i18n/test_addresses.py;
+the pages here have one address.)"""
 
 from __future__ import annotations
 
@@ -20,8 +21,13 @@ pytestmark = pytest.mark.django_db
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 
 
-def page_language(client: Client, path: str = "/", **headers: str) -> str:
-    html = client.get(path, **headers).content.decode()
+def one_address_page() -> str:
+    """A page with one address for every language, open to every reader."""
+    return reverse("account_reset_password")
+
+
+def page_language(client: Client, path: str = "", **headers: str) -> str:
+    html = client.get(path or one_address_page(), **headers).content.decode()
     found = re.search(r'<html lang="([^"]+)"', html)
     assert found, "the page names its language"
     return found.group(1)
@@ -72,7 +78,7 @@ def test_a_browser_language_maps_to_the_sites(client, accept, expected):
 )
 def test_right_to_left_languages_turn_the_page(client, language, direction):
     client.cookies[COOKIE] = language
-    html = client.get("/").content.decode()
+    html = client.get(one_address_page()).content.decode()
     assert f'<html lang="{language}" dir="{direction}">' in html
 
 
@@ -137,7 +143,7 @@ def test_a_signed_in_browser_without_the_cookie_gets_the_profile_language(make_u
     Profile.objects.create(user=user, language="ca")
     browser = Client()
     browser.force_login(user)
-    response = browser.get("/", HTTP_ACCEPT_LANGUAGE="pl")
+    response = browser.get(one_address_page(), HTTP_ACCEPT_LANGUAGE="pl")
     assert '<html lang="ca" dir="ltr">' in response.content.decode()
     assert response.cookies[COOKIE].value == "ca"
 

@@ -30,7 +30,7 @@ from tests.support.catalogs import (
     english_phrases,
     readable_text,
 )
-from tests.support.pages import signed_in_pages, signed_out_pages
+from tests.support.pages import in_language, signed_in_pages, signed_out_pages
 from tests.support.tables import drive
 from tournaments.arenas.services import arena_create, arena_join
 from tournaments.sitgo.services import sitgo_enter
@@ -65,7 +65,7 @@ def site(make_user):
 
 
 def untranslated(client: Client, path: str, language: str) -> list[str]:
-    response = client.get(path)
+    response = client.get(in_language(path, language))
     assert response.status_code < 500, (path, response.status_code)
     page = response.content.decode()
     if response.status_code == 200:

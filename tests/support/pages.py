@@ -3,8 +3,15 @@ share (every page fits a phone; every page reads in the player's language)."""
 
 from __future__ import annotations
 
+from accounts.addresses import translated_address
 from games.engine import VARIANTS
 from games.guide.data import GUIDE
+
+
+def in_language(path: str, language: str) -> str:
+    """The page at ``path`` as a reader of ``language`` reaches it: a public page at
+    its address in the language (/es/rules/), any other page at its one address."""
+    return translated_address(path, language)
 
 
 def signed_out_pages(me: str) -> list[tuple[str, str | None]]:
