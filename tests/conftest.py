@@ -271,4 +271,3 @@ def fresh_local_cache():
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
-

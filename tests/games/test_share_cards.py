@@ -20,6 +20,7 @@ from games.models import Table
 from games.names import table_title, variant_title
 from games.replays.access import replay_share_token
 from games.services import table_cancel, table_practice_create
+from tests.support.pages import in_language
 from tests.support.tables import drive, two_human_table
 
 pytestmark = pytest.mark.django_db
@@ -107,8 +108,7 @@ def test_each_variants_rules_describe_that_variant(client, variant):
 
 
 def test_a_card_speaks_the_pages_language(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
-    tags = card_of(client.get("/rules/draw/"))
+    tags = card_of(client.get(in_language("/rules/draw/", "de")))
     with translation.override("de"):
         title = translation.gettext("Rules of %(variant)s") % {
             "variant": variant_title("draw")
@@ -117,7 +117,8 @@ def test_a_card_speaks_the_pages_language(client):
         assert tags["og:description"] == str(GUIDE["draw"].summary)
     assert tags["og:locale"] == "de_DE"
     assert (
-        tags["og:description"] != card_of(client.get("/rules/block/"))["og:description"]
+        tags["og:description"]
+        != card_of(client.get(in_language("/rules/block/", "de")))["og:description"]
     )
 
 

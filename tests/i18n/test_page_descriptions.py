@@ -21,6 +21,7 @@ from games.guide.data import GUIDE
 from games.names import variant_title
 from games.replays.access import replay_share_token
 from games.services import table_practice_create
+from tests.support.pages import in_language
 from tests.support.tables import drive
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +78,7 @@ def descriptions_of(
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     found = {}
     for name, path in pages.items():
-        response = client.get(path)
+        response = client.get(in_language(path, language))
         assert response.status_code == 200, (name, response.status_code)
         found[name] = description(response.content.decode())
     return found
