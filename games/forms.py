@@ -8,6 +8,7 @@ field at fault.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
@@ -59,6 +60,20 @@ SPEED_LABELS = {
 def bot_field_name(index: int) -> str:
     """Form field of the computer in seat ``index`` (1-based)."""
     return f"bot_{index}"
+
+
+@dataclass(frozen=True)
+class PlayFormLayout:
+    """The parts of the Play form its chosen variant and seat count show.
+
+    static/js/play.js shows and hides the same parts when a choice changes; the
+    page renders them so from the start, so it does not move when the script runs.
+    """
+
+    variant: str  # the variant whose rules are shown
+    seats: int  # computers 1..seats-1 are shown
+    partnership: bool  # the partnership box is shown
+    choices: frozenset[str]  # the house rules shown (none: the fieldset is hidden)
 
 
 class PlayForm(forms.Form):
@@ -129,6 +144,27 @@ class PlayForm(forms.Form):
 
     def choice_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in CHOICE_LABELS]
+
+    def layout(self) -> PlayFormLayout:
+        """What the form shows for its current values (the submitted ones, else the
+        initial ones), as static/js/play.js decides it: for an unknown variant the
+        first one (which the list then shows as chosen), for a seat count the
+        variant does not allow its smallest."""
+        spec = VARIANTS.get(str(self["variant"].value())) or next(
+            iter(VARIANTS.values())
+        )
+        try:
+            seats = int(self["seats"].value())
+        except (TypeError, ValueError):
+            seats = spec.seats[0]
+        if seats not in spec.seats:
+            seats = spec.seats[0]
+        return PlayFormLayout(
+            variant=spec.id,
+            seats=seats,
+            partnership=seats == 4 and spec.partnership != "never",
+            choices=frozenset(n for n in CHOICE_LABELS if spec.choices.get(n)),
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

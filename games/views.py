@@ -69,6 +69,7 @@ def play(request: SignedInRequest) -> HttpResponse:
         "games/play.html",
         {
             "form": form,
+            "layout": form.layout(),
             "variants": variants,
             "variant_list": list(variants.values()),
             "stats": practice_stats(user=request.user),

@@ -100,7 +100,12 @@ def room_new(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "matchmaking/rooms/room_new.html",
-        {"form": form, "variants": variants, "variant_list": list(variants.values())},
+        {
+            "form": form,
+            "layout": form.layout(),
+            "variants": variants,
+            "variant_list": list(variants.values()),
+        },
         status=status,
     )
 

@@ -129,7 +129,7 @@ def test_play_page_links_each_variants_guide(client, make_user):
     client.force_login(make_user("alice"))
     html = client.get(reverse("play")).content.decode()
     for variant in engine.VARIANTS:
-        section = html[html.index(f'<section class="rule" data-variant="{variant}">') :]
+        section = html[html.index(f'<section class="rule" data-variant="{variant}"') :]
         section = section[: section.index("</section>")]
         assert f'href="{reverse("rules-variant", args=[variant])}"' in section
 

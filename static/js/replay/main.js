@@ -301,15 +301,17 @@ async function start() {
     data = await response.json();
   } catch {
     parts.status.textContent = gettext("The replay could not be loaded. Reload the page to try again.");
+    parts.app.hidden = true;
     return;
   }
   const replay = new Replay(data);
   if (!data.steps.length) {
     parts.status.textContent = gettext("This game ended before the first deal: there is nothing to replay.");
+    parts.app.hidden = true;
     return;
   }
   parts.status.hidden = true;
-  parts.app.hidden = false;
+  parts.app.removeAttribute("data-loading");
   replay.renderMoves();
   replay.wire();
   // #step-<index> (the viewer's own links) or #seq-<log entry> (the review's).

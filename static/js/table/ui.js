@@ -214,6 +214,8 @@ export class TableUI {
   render() {
     const frame = this.frame;
     if (!frame) return;
+    // The first state shows what was laid out unseen (table.css).
+    this.root.removeAttribute("data-loading");
     const focusKey = this.root.contains(document.activeElement)
       ? document.activeElement.dataset.key
       : null;
