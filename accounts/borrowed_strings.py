@@ -171,6 +171,31 @@ BORROWED_WITH_CONTEXT = (
 )
 # (library, (msgid, msgid_plural))
 BORROWED_PLURALS = (
+    # The spans of Django's ``timeuntil``/``timesince`` (the league's week).
+    (
+        "django",
+        ngettext_noop("%(num)d year", "%(num)d years"),
+    ),
+    (
+        "django",
+        ngettext_noop("%(num)d month", "%(num)d months"),
+    ),
+    (
+        "django",
+        ngettext_noop("%(num)d week", "%(num)d weeks"),
+    ),
+    (
+        "django",
+        ngettext_noop("%(num)d day", "%(num)d days"),
+    ),
+    (
+        "django",
+        ngettext_noop("%(num)d hour", "%(num)d hours"),
+    ),
+    (
+        "django",
+        ngettext_noop("%(num)d minute", "%(num)d minutes"),
+    ),
     (
         "django",
         ngettext_noop(
