@@ -79,6 +79,7 @@ def test_every_language_reads_them_translated(language):
                 singular
                 for _library, singular, plural in plurals()
                 if translation.ngettext(singular, plural, 7) == plural
+                and singular not in kept
             ]
             + [
                 text
