@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import screenshot, signup
+from tests.support.pages import in_language
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +40,7 @@ def test_two_friends_find_each_other_and_meet_in_a_room(new_page):
     expect(row).to_contain_text("online")
     ben.goto("about:blank")
     expect(row.locator("[data-state]")).to_have_text("offline", timeout=15_000)
-    ben.goto("/")
+    ben.goto(in_language("/", "es"))  # the home page at its Spanish address
     expect(row.locator("[data-state]")).to_have_text("online", timeout=15_000)
     screenshot(ana, "friends-list")
 

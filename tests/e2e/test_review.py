@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     wait_for_me,
     wait_ready,
 )
+from tests.support.pages import in_language
 
 pytestmark = pytest.mark.e2e
 
@@ -112,7 +113,8 @@ def test_a_player_reviews_a_finished_practice_hand(new_page):
     # In Italian the replay's review panel writes points as the review page does:
     # the module it loads formats them in the page's language.
     choose_language(page, "it")
-    page.goto(f"/tables/{table_id}/replay/#seq-{seq}")
+    replay = in_language(f"/tables/{table_id}/replay/", "it")
+    page.goto(f"{replay}#seq-{seq}")
     expect(panel.get_by_role("link")).to_have_attribute(
         "href", f"/tables/{table_id}/review/1/"
     )
