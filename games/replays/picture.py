@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from games.guide.svg import PIPS, PIPS_ACROSS  # the guide's pips: one drawing of a tile
+
 Tile = tuple[int, int]
 RGB = tuple[int, int, int]
 
@@ -37,17 +39,6 @@ SPINNER_FILL: RGB = (0xFF, 0xE5, 0x8A)
 SPINNER_EDGE: RGB = (0xB5, 0x89, 0x00)
 HUB_FILL: RGB = (0xE7, 0xF0, 0xFF)
 
-# Cells of a 3×3 grid (1 = top left … 9 = bottom right) holding each count's pips.
-PIPS = {
-    1: (5,),
-    2: (3, 7),
-    3: (3, 5, 7),
-    4: (1, 3, 7, 9),
-    5: (1, 3, 5, 7, 9),
-    6: (1, 3, 4, 6, 7, 9),
-}
-# In the half of a tile lying across, the six runs along the tile.
-PIPS_ACROSS = {**PIPS, 6: (1, 2, 3, 7, 8, 9)}
 
 MARGIN = 0.05  # of the height, round the whole picture
 LARGEST_UNIT = 90  # px per half at most (final size): a short layout, large

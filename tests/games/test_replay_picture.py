@@ -17,25 +17,14 @@ from games.replays import card
 from games.replays.access import replay_share_token
 from games.replays.picture import FELT, Band, Board, board_png
 from games.services import table_cancel, table_practice_create
-from tests.support.tables import drive, table_state, two_human_table
+from tests.support.tables import (
+    drive,
+    finished_pair,
+    finished_practice,
+    table_state,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_pair(make_user, mode=Table.Mode.ONLINE):
-    table, ana, ben = two_human_table(make_user, mode=mode, target=50)
-    return drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3)), ana, ben
-
-
-def finished_practice(user, *, variant="draw", seed=1):
-    table = table_practice_create(
-        user=user,
-        variant=variant,
-        options={"target": 50},
-        bot_levels=["easy"],
-        bot_speed="instant",
-    )
-    return drive(table.pk, {0: user}, rng=random.Random(seed))
 
 
 def test_the_replay_picture_is_a_card_sized_png_kept_a_long_time(

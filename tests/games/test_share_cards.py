@@ -4,7 +4,6 @@ the site's artwork where a page has no picture of its own."""
 
 from __future__ import annotations
 
-import random
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,12 +15,14 @@ from PIL import Image
 
 from config.share import og_locale
 from games.guide.data import GUIDE
-from games.models import Table
 from games.names import table_title, variant_title
 from games.replays.access import replay_share_token
 from games.services import table_cancel, table_practice_create
 from tests.support.pages import in_language
-from tests.support.tables import drive, two_human_table
+from tests.support.tables import (
+    finished_pair,
+    finished_practice,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -142,22 +143,6 @@ def test_a_player_page_carries_the_players_card(client, make_user):
 
 
 # --- a replay's card (its picture: test_replay_picture.py)
-
-
-def finished_pair(make_user, mode=Table.Mode.ONLINE):
-    table, ana, ben = two_human_table(make_user, mode=mode, target=50)
-    return drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3)), ana, ben
-
-
-def finished_practice(user, *, variant="draw", seed=1):
-    table = table_practice_create(
-        user=user,
-        variant=variant,
-        options={"target": 50},
-        bot_levels=["easy"],
-        bot_speed="instant",
-    )
-    return drive(table.pk, {0: user}, rng=random.Random(seed))
 
 
 def test_a_replay_page_shows_its_final_layout_in_its_card(client, make_user, queued):

@@ -87,3 +87,21 @@ def two_human_table(
     seat_join(table_id=table.pk, user=ben)
     table_start(table_id=table.pk)
     return Table.objects.get(pk=table.pk), ana, ben
+
+
+def finished_pair(make_user, mode=Table.Mode.ONLINE):
+    """A two-person table of ``mode`` played to its end: (table, ana, ben)."""
+    table, ana, ben = two_human_table(make_user, mode=mode, target=50)
+    return drive(table.pk, {0: ana, 1: ben}, rng=random.Random(3)), ana, ben
+
+
+def finished_practice(user, *, variant="draw", seed=1):
+    """``user``'s practice table against an easy computer, played to its end."""
+    table = table_services.table_practice_create(
+        user=user,
+        variant=variant,
+        options={"target": 50},
+        bot_levels=["easy"],
+        bot_speed="instant",
+    )
+    return drive(table.pk, {0: user}, rng=random.Random(seed))
