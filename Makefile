@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test migrate demo messages catalogs gettext browser lint fmt run-distributed clean
+.PHONY: run test install install-test migrate demo messages catalogs gettext browser lint fmt run-distributed clean audit audit-tools
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,21 @@ test: install-test catalogs
 	$(BIN)/pytest -m "not e2e"
 	$(MAKE) browser
 	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
+
+## Lighthouse and axe-core for `make audit`, pinned by tools/audit/package-lock.json
+## and installed from it (`npm ci`), once: nothing downloads while the audit runs.
+AUDIT_TOOLS := tools/audit/node_modules/.package-lock.json
+$(AUDIT_TOOLS): tools/audit/package.json tools/audit/package-lock.json
+	@command -v npm >/dev/null || { echo "make audit needs Node.js (20 or later) and npm"; exit 2; }
+	cd tools/audit && npm ci --no-audit --no-fund
+	@touch $@
+audit-tools: $(AUDIT_TOOLS)
+
+## Lighthouse's four scores and axe-core's violations for the public and signed-in
+## pages, at 390 and 1280 px, in English and Arabic, on the embedded default
+## (bench/audit.py; its figures go in bench/RESULTS.md).
+audit: install-test catalogs browser audit-tools
+	$(BIN)/python bench/audit.py
 
 ## Checks that change nothing (also the hooks of .pre-commit-config.yaml).
 lint: install-test
