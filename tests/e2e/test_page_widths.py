@@ -99,6 +99,9 @@ def too_wide(page: Page, path: str, ready: str | None) -> str | None:
     return f"{path}: {found['page']} px wide ({', '.join(found['out'])})"
 
 
+# About 50 pages in each of 25 languages: four to five minutes on an idle machine,
+# more beside other work; the suite's 300 s per test is too short for one walk.
+@pytest.mark.timeout(1200)
 def test_every_page_fits_a_320_px_phone_in_every_language(
     browser, live_url, new_page, tmp_path_factory
 ):
