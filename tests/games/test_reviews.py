@@ -18,6 +18,7 @@ from games.reviews.services import review_deeper, review_request, review_run
 from games.reviews.steps import hand_steps, hands_finished
 from games.services import table_practice_create
 from tests.support.tables import drive, two_human_table
+from tests.support.tables import finished_practice as played_practice
 
 TINY = Budget(samples=2, max_nodes=300, face_up_nodes=1_000, luck_nodes=1_000)
 
@@ -42,14 +43,7 @@ def tiny(monkeypatch):
 
 
 def finished_practice(user, *, variant="all_fives", seed=1):
-    table = table_practice_create(
-        user=user,
-        variant=variant,
-        options={"target": 50},
-        bot_levels=["easy"],
-        bot_speed="instant",
-    )
-    return drive(table.pk, {0: user}, rng=random.Random(seed))
+    return played_practice(user, variant=variant, seed=seed)
 
 
 def test_a_hands_steps_replay_its_log(make_user, queued):

@@ -4,7 +4,6 @@ leaderboard describe that variant."""
 
 from __future__ import annotations
 
-import random
 import re
 from html import unescape
 
@@ -20,9 +19,8 @@ from games.engine import VARIANTS
 from games.guide.data import GUIDE
 from games.names import variant_title
 from games.replays.access import replay_share_token
-from games.services import table_practice_create
 from tests.support.pages import in_language
-from tests.support.tables import drive
+from tests.support.tables import finished_practice
 
 pytestmark = pytest.mark.django_db
 
@@ -48,14 +46,7 @@ def public_pages(make_user) -> tuple[Client, dict[str, str]]:
     """A reader signed in (player pages ask for it) and the public pages: name →
     address (a shared replay by its link)."""
     player = make_user("marta")
-    practice = table_practice_create(
-        user=player,
-        variant="draw",
-        options={"target": 50},
-        bot_levels=["easy"],
-        bot_speed="instant",
-    )
-    ended = drive(practice.pk, {0: player}, rng=random.Random(1))
+    ended = finished_practice(player)
     replay = reverse("table-replay", args=[ended.pk])
     pages = {
         "home": reverse("home"),

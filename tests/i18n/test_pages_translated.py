@@ -11,7 +11,6 @@ in-process, one client per language.
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
@@ -31,7 +30,7 @@ from tests.support.catalogs import (
     readable_text,
 )
 from tests.support.pages import in_language, signed_in_pages, signed_out_pages
-from tests.support.tables import drive
+from tests.support.tables import finished_practice
 from tournaments.arenas.services import arena_create, arena_join
 from tournaments.sitgo.services import sitgo_enter
 
@@ -43,14 +42,7 @@ def site(make_user):
     """Two players and what their pages show."""
     me, other = make_user("marta"), make_user("joan")
     live = table_practice_create(user=me, variant="block", bot_levels=["easy"])
-    practice = table_practice_create(
-        user=me,
-        variant="draw",
-        options={"target": 50},
-        bot_levels=["easy"],
-        bot_speed="instant",
-    )
-    ended = drive(practice.pk, {0: me}, rng=random.Random(1))
+    ended = finished_practice(me)
     finish(seats=[me, other], places=[1, 2], at=timezone.now())
     arena = arena_create(
         pool_key="draw-2", starts_at=timezone.now() + timedelta(hours=1), minutes=30
