@@ -21,8 +21,11 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"player": request.user})
 
 
-@login_required
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page: anyone may read it, signed in or not, so a link
+    pasted into a chat previews with the player's card. What is the player's own
+    (e-mail, coins, boosts, blocks, language) shows only on their own page; the
+    replays listed are the public ones (``games.my_games.recent_games``)."""
     # Inactive users (closed accounts, the guests of embedded games) have no page.
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(request, "accounts/profile.html", {"player": player})
