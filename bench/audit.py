@@ -20,8 +20,11 @@ Arabic (right to left), in Debian's Chromium:
 
 Then the audits and the axe rules that failed anywhere, with the pages they failed
 on, and whether each target of issue 52 is met: performance >= 95 on the mobile
-preset, accessibility, best practices and SEO 100, layout shift <= 0.05, no
-critical or serious axe violation and nothing outside a landmark.
+preset, accessibility and best practices 100, SEO 100 on the public pages, layout
+shift <= 0.05, no critical or serious axe violation and nothing outside a landmark.
+The pages robots.txt keeps out of search engines (signed-in pages, log-in and
+sign-up, the embedded game) lose Lighthouse's "is-crawlable" audit by design and
+score 63 for SEO; for them the check is that nothing else in SEO fails.
 
 Nothing downloads while it runs: the tools are installed beforehand from
 ``tools/audit/package-lock.json`` (``npm ci``), the browser is Debian's, and the
@@ -383,6 +386,17 @@ def _where(row: Row) -> str:
     return f"{row.page} ({who}, {row.language}, {row.width})"
 
 
+# The pages robots.txt keeps out of search engines on purpose (config/crawlers.py):
+# every signed-in page, the log-in and sign-up forms and the embedded game. On
+# them Lighthouse's SEO audit "is-crawlable" fails by design (it scores 63).
+KEPT_OUT = {"log in", "sign up", "embed"}
+KEPT_OUT_AUDIT = "seo: is-crawlable"
+
+
+def crawlable(row: Row) -> bool:
+    return not row.signed_in and row.page not in KEPT_OUT
+
+
 def summary(rows: list[Row]) -> bool:
     """Print what failed where and each target's verdict; whether all are met."""
     failed: dict[str, list[str]] = defaultdict(list)
@@ -412,7 +426,14 @@ def summary(rows: list[Row]) -> bool:
         ),
         "accessibility 100": all(r.scores["accessibility"] == 100 for r in measured),
         "best practices 100": all(r.scores["best-practices"] == 100 for r in measured),
-        "SEO 100": all(r.scores["seo"] == 100 for r in measured),
+        "SEO 100 on every public page": all(
+            r.scores["seo"] == 100 for r in measured if crawlable(r)
+        ),
+        "SEO: only robots.txt keeps the private pages out": all(
+            {f for f in r.failed if f.startswith("seo: ")} <= {KEPT_OUT_AUDIT}
+            for r in measured
+            if not crawlable(r)
+        ),
         "layout shift <= 0.05": all(r.cls <= 0.05 for r in measured),
         "no critical or serious axe violation": all(
             r.impacts["critical"] + r.impacts["serious"] == 0 for r in rows
