@@ -123,3 +123,13 @@ def test_the_default_and_what_a_page_puts_in_are_escaped_once():
     assert raw.group(1) == (
         "Say &quot;hi&quot; &amp; &lt;b&gt;Tom &amp; Jerry&lt;/b&gt;"
     )
+
+
+def test_the_embedded_game_describes_itself_in_its_language(client):
+    """The frame has its own head (not base.html's): a description of its own."""
+    english = description(client.get("/embed/").content.decode())
+    assert english == "Play dominoes against the computer"
+    spanish = description(client.get("/embed/?lang=es").content.decode())
+    with translation.override("es"):
+        assert spanish == translation.gettext("Play dominoes against the computer")
+    assert spanish != english
