@@ -13,7 +13,6 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.utils.translation import gettext
 
 from accounts.groups import PRESENCE_GROUP, user_group
 from accounts.presence import (
@@ -26,12 +25,7 @@ from accounts.presence import (
 from accounts.relay import relay_handler
 from accounts.signals import presence_changed
 from realtime.consumers import SocketConsumer
-from realtime.frames import FrameError, frame_parse, frame_warn
-from realtime.ratelimit import TokenBucket
 
-# The page pings once a minute; a little room for reconnects and several tabs.
-FRAMES_PER_SECOND = 1
-FRAME_BURST = 5
 # The lapses waiting out a grace (a reference keeps each task alive).
 _lapses: set[asyncio.Task[None]] = set()
 
@@ -42,19 +36,14 @@ class PresenceConsumer(SocketConsumer):
     where = "presence"
     # Every page opens this socket, which needs only the player's id and name.
     identity_only = True
+    # The page pings once a minute; a little room for reconnects and several tabs
+    # (the base's allowance: one frame a second, five at once).
 
     async def connect(self) -> None:
-        # Accept before any database work (the user's session included): daphne
-        # drops a handshake left unanswered for 5 s, and a slow database must show
-        # as a slow page, not a reset.
-        await self.accept()
-        user = await self.scope_user()
-        if user is None or not user.is_authenticated:
-            await self.refuse(4401)
+        user = await self.player()
+        if user is None:
             return
-        self.user_id: int = user.pk
         self.username: str = user.get_username()
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         came_online, count = await sync_to_async(
             presence_connect, thread_sensitive=False
         )(user_id=user.pk, channel_name=self.channel_name)
@@ -67,7 +56,7 @@ class PresenceConsumer(SocketConsumer):
             await self.send_json({"type": "online", "online": count})
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "user_id"):
+        if self.user_id is None:
             return
         try:
             await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
@@ -94,21 +83,10 @@ class PresenceConsumer(SocketConsumer):
             await self._broadcast_count(count)
             await self._changed(online=False)
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None
-    ) -> None:
-        try:
-            if not self.bucket.take():
-                raise FrameError(
-                    "rate_limited", gettext("Too many messages; slow down.")
-                )
-            frame = frame_parse(text_data, bytes_data)
-            handler = relay_handler(frame["type"])
-            if frame["type"] != "ping" and handler is None:
-                raise FrameError("unknown_type", gettext("Unknown frame type."))
-        except FrameError as err:
-            frame_warn("presence", err, self.user_id)
-            await self.send_json(err.as_frame())
+    async def frame_received(self, frame: dict[str, Any]) -> None:
+        handler = relay_handler(frame["type"])
+        if frame["type"] != "ping" and handler is None:
+            await super().frame_received(frame)
             return
         if handler is not None:
             reply = await database_sync_to_async(handler)(

@@ -45,8 +45,7 @@ from games.spectators import (
 )
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
-from realtime.frames import FrameError, frame_parse, frame_warn
-from realtime.ratelimit import TokenBucket
+from realtime.frames import FrameError
 
 ACTIONS_PER_SECOND = 10
 ACTION_BURST = 20
@@ -59,6 +58,10 @@ COMPACT = (",", ":")
 
 class TableConsumer(SocketConsumer):
     where = "table"
+    frames_per_second = ACTIONS_PER_SECOND
+    frame_burst = ACTION_BURST
+    frame_refusals = (TableError,)
+    errors_numbered = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -71,13 +74,8 @@ class TableConsumer(SocketConsumer):
         self.watch_seq = 0
 
     async def connect(self) -> None:
-        # Accept before any database work (the user's session included): daphne
-        # drops a handshake left unanswered for 5 s, and a slow database must show
-        # as a slow page, not a reset.
-        await self.accept()
-        self.user = await self.scope_user()
-        if self.user is None or not self.user.is_authenticated:
-            await self.refuse(4401)
+        self.user = await self.player()
+        if self.user is None:
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
@@ -92,7 +90,6 @@ class TableConsumer(SocketConsumer):
             if self.position is None
             else seat_group(self.table_id, self.position)
         )
-        self.bucket = TokenBucket(rate=ACTIONS_PER_SECOND, burst=ACTION_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.position is not None:
             await database_call(seat_presence)(
@@ -170,23 +167,7 @@ class TableConsumer(SocketConsumer):
             )
             await database_call(watched_mark)(self.table_id)
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None
-    ) -> None:
-        try:
-            if not self.bucket.take():
-                raise FrameError(
-                    "rate_limited", gettext("Too many messages; slow down.")
-                )
-            frame = frame_parse(text_data, bytes_data)
-            await self._handle(frame)
-        except FrameError as err:
-            frame_warn("table", err, self.user.pk)
-            await self.send_json(err.as_frame(seq=self.seq))
-        except TableError as err:
-            await self.send_json(err.as_frame(seq=self.seq))
-
-    async def _handle(self, frame: dict[str, Any]) -> None:
+    async def frame_received(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
         if kind == "act":
             await self._act(frame)
@@ -199,7 +180,7 @@ class TableConsumer(SocketConsumer):
         elif kind == "seed":
             await self._seed(frame)
         else:
-            raise FrameError("unknown_type", gettext("Unknown frame type."))
+            await super().frame_received(frame)
 
     async def _act(self, frame: dict[str, Any]) -> None:
         seq, action = frame.get("seq"), frame.get("action")

@@ -28,6 +28,12 @@ What every socket gets from it:
   lobby, presence), ``WS_SOCKETS_PER_PLAYER``: the one over it is accepted, told
   why in an ``error`` frame (code ``too_many_sockets``), and closed with 4429
   (``realtime.sockets``) before its consumer's ``connect`` runs;
+- one intake for the client's frames: ``player`` accepts, loads the user and
+  closes an anonymous socket with 4401; ``receive`` spends a token of the socket's
+  allowance (``frames_per_second``, ``frame_burst``), parses the frame
+  (``realtime.frames``) and hands it to the consumer's ``frame_received``; a bad
+  frame, one over the allowance, or a refusal of the consumer's own domain
+  (``frame_refusals``) is answered with an ``error`` frame and changes nothing;
 - every handler runs in the connection's language (``scope["language"]``, set by the
   ASGI stack from the language cookie or ``Accept-Language``), so error frames and
   other messages reach each player in their own language.
@@ -57,6 +63,7 @@ from prometheus_client import Counter
 from core.refusals import Refusal
 from realtime.auth import USER_RESOLVER
 from realtime.db import database_busy
+from realtime.frames import FrameError, frame_parse, frame_warn
 from realtime.live import (
     CLOSE_GRACE_SECONDS,
     GOING_AWAY,
@@ -64,6 +71,7 @@ from realtime.live import (
     live_discard,
     server_stopping,
 )
+from realtime.ratelimit import TokenBucket
 from realtime.sockets import (
     SLOT_RENEW_SECONDS,
     TOO_MANY_SOCKETS,
@@ -83,6 +91,9 @@ GAP_WAIT = 0.25
 # The close code of a socket whose opening failed on our side. Not 1011: a server
 # may only close with 1000 or 3000-4999 (daphne refuses the rest with a traceback).
 SERVER_FAULT = 4500
+
+# The close code of a socket that needs a signed-in player and has none.
+NOT_SIGNED_IN = 4401
 
 # Seconds a client waits before sending again when the database was busy.
 BUSY_RETRY_SECONDS = 2
@@ -131,6 +142,15 @@ class SocketConsumer(AsyncWebsocketConsumer):
     # The consumer uses only its user's id and name: they may come from the cached
     # identity, with no database statement (``realtime.auth``).
     identity_only = False
+    # The frames a client may send: this many a second on average, up to
+    # ``frame_burst`` at once (``TokenBucket``); more are refused, one by one.
+    frames_per_second: float = 1
+    frame_burst = 5
+    # The consumer's own refusals ``frame_received`` may raise (``TableError``…):
+    # answered with their ``error`` frame, as a bad frame is.
+    frame_refusals: tuple[type[Refusal], ...] = ()
+    # Whether the connection's error frames carry its ``seq`` (the table's do).
+    errors_numbered = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -144,6 +164,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
         self._closing = False  # a close frame has been sent
         self._ended = asyncio.Event()  # the client's side is closed too
         self._layer_failure: Exception | None = None
+        self.user_id: Any = None  # the signed-in player (``player``)
+        self.bucket: TokenBucket | None = None  # None until the socket is served
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' ``AsyncConsumer.__call__``, except that a channel layer that
@@ -263,6 +285,49 @@ class SocketConsumer(AsyncWebsocketConsumer):
             await self._refuse_too_many()
             return
         await super().websocket_connect(message)
+
+    # --- the client's frames
+
+    async def player(self) -> Any:
+        """The socket's signed-in user, or ``None`` once an anonymous socket is
+        closed with 4401; called first thing in a consumer's ``connect``. Accepts
+        before the session is read (see above) and opens the frame allowance."""
+        await self.accept()
+        user = await self.scope_user()
+        if user is None or not user.is_authenticated:
+            await self.refuse(NOT_SIGNED_IN)
+            return None
+        self.user_id = user.pk
+        self.bucket = TokenBucket(rate=self.frames_per_second, burst=self.frame_burst)
+        return user
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None
+    ) -> None:
+        if self.bucket is None:
+            return  # refused or still opening: nothing here reads frames
+        try:
+            if not self.bucket.take():
+                raise FrameError(
+                    "rate_limited", gettext("Too many messages; slow down.")
+                )
+            await self.frame_received(frame_parse(text_data, bytes_data))
+        except FrameError as err:
+            frame_warn(self.where, err, self.user_id)
+            await self.refusal_send(err)
+        except self.frame_refusals as err:
+            await self.refusal_send(err)
+
+    async def frame_received(self, frame: dict[str, Any]) -> None:
+        """One parsed frame of the client (an object with a string ``type``);
+        raise ``FrameError`` or one of ``frame_refusals`` to refuse it."""
+        raise FrameError("unknown_type", gettext("Unknown frame type."))
+
+    async def refusal_send(self, refusal: Refusal) -> None:
+        if self.errors_numbered:
+            await self.send_json(refusal.as_frame(seq=self.seq))
+        else:
+            await self.send_json(refusal.as_frame())
 
     async def scope_user(self) -> Any:
         """The socket's user (``AnonymousUser`` when not signed in, ``None`` with
@@ -388,6 +453,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
     async def refuse(self, code: int) -> None:
         """Close with ``code`` so the client sees it (accepting first if not
         done: a close before ``accept`` reaches the client as HTTP 403)."""
+        self.bucket = None  # a refused socket reads no more frames
         if not self._accepted:
             await self.accept()
         await self.close(code=code)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.utils.translation import gettext as _
 
 from matchmaking.errors import MatchError
 from matchmaking.pools.conduct import cooldown_warning_seen
@@ -24,27 +23,20 @@ from matchmaking.pools.services import (
 from matchmaking.pools.tasks import search_unwatched_check_later
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
-from realtime.frames import FrameError, frame_parse, frame_warn
-from realtime.ratelimit import TokenBucket
-
-FRAMES_PER_SECOND = 2
-FRAME_BURST = 10
 
 
 class LobbyConsumer(SocketConsumer):
     """Signed-in players only: anonymous sockets are closed with 4401."""
 
     where = "lobby"
+    frames_per_second = 2
+    frame_burst = 10
+    frame_refusals = (MatchError,)
 
     async def connect(self) -> None:
-        await self.accept()  # before the user's session is read: see SocketConsumer
-        user = await self.scope_user()
-        if user is None or not user.is_authenticated:
-            await self.refuse(4401)
+        if await self.player() is None:
             return
-        self.user_id: int = user.pk
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user_id)]
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await database_call(search_touch)(user_id=self.user_id)
@@ -53,27 +45,14 @@ class LobbyConsumer(SocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if hasattr(self, "user_id"):
+        if self.user_id is not None:
             # If no lobby page of the player is open a moment from now (a reload
             # reconnects at once), nobody is there to be seated: the search ends.
             await sync_to_async(search_unwatched_check_later, thread_sensitive=False)(
                 user_id=self.user_id
             )
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None
-    ) -> None:
-        try:
-            if not self.bucket.take():
-                raise FrameError("rate_limited", _("Too many messages; slow down."))
-            await self._handle(frame_parse(text_data, bytes_data))
-        except FrameError as err:
-            frame_warn("lobby", err, self.user_id)
-            await self.send_json(err.as_frame())
-        except MatchError as err:
-            await self.send_json(err.as_frame())
-
-    async def _handle(self, frame: dict[str, Any]) -> None:
+    async def frame_received(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
         if kind == "search":
             await database_call(search_start)(
@@ -91,7 +70,7 @@ class LobbyConsumer(SocketConsumer):
         elif kind == "warning_seen":
             await database_call(cooldown_warning_seen)(user_id=self.user_id)
         else:
-            raise FrameError("unknown_type", _("Unknown frame type."))
+            await super().frame_received(frame)
 
     async def lobby_counts(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "counts", "pools": event["pools"]})

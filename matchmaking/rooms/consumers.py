@@ -19,14 +19,9 @@ from matchmaking.rooms.notify import room_group
 from matchmaking.rooms.selectors import room_state
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
-from realtime.frames import FrameError, frame_parse, frame_warn
-from realtime.ratelimit import TokenBucket
 
-NOT_SIGNED_IN = 4401
 REMOVED = 4403
 NOT_A_MEMBER = 4404
-FRAMES_PER_SECOND = 1
-FRAME_BURST = 5
 
 
 def _user_state(room_id: int, user_id: int) -> dict[str, Any] | None:
@@ -40,14 +35,9 @@ class RoomConsumer(SocketConsumer):
     where = "room"
 
     async def connect(self) -> None:
-        await self.accept()  # before the user's session is read: see SocketConsumer
-        user = await self.scope_user()
-        if user is None or not user.is_authenticated:
-            await self.refuse(NOT_SIGNED_IN)
+        if await self.player() is None:
             return
-        self.user_id: int = user.pk
         self.room_id: int = int(self.scope["url_route"]["kwargs"]["room_id"])
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         # Join before reading, so a change committed in between is not missed.
         self.group = room_group(self.room_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -57,22 +47,13 @@ class RoomConsumer(SocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None
-    ) -> None:
-        try:
-            if not self.bucket.take():
-                raise FrameError("rate_limited", _("Too many messages; slow down."))
-            kind = frame_parse(text_data, bytes_data)["type"]
-            if kind == "sync":
-                await self._send_state(removed=None)
-            elif kind == "ping":
-                await self.send_json({"type": "pong"})
-            else:
-                raise FrameError("unknown_type", _("Unknown frame type."))
-        except FrameError as err:
-            frame_warn("room", err, self.user_id)
-            await self.send_json(err.as_frame())
+    async def frame_received(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "sync":
+            await self._send_state(removed=None)
+        elif frame["type"] == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await super().frame_received(frame)
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self._send_state(removed=event.get("removed"))

@@ -14,21 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from realtime.consumers import SocketConsumer
 from realtime.db import database_call
-from realtime.frames import FrameError, frame_parse, frame_warn
-from realtime.ratelimit import TokenBucket
 from tournaments.arenas.models import Arena
 from tournaments.arenas.notify import arena_group, arena_user_group
 from tournaments.arenas.presence import presence_clear, presence_mark
 from tournaments.arenas.selectors import arena_table_of, standings_frame
 
-NOT_SIGNED_IN = 4401
 NOT_FOUND = 4404
-FRAMES_PER_SECOND = 1
-FRAME_BURST = 5
 
 
 def _arena_exists(arena_id: int) -> bool:
@@ -41,17 +35,12 @@ class ArenaConsumer(SocketConsumer):
     where = "arena"
 
     async def connect(self) -> None:
-        await self.accept()  # before the user's session is read: see SocketConsumer
-        user = await self.scope_user()
-        if user is None or not user.is_authenticated:
-            await self.refuse(NOT_SIGNED_IN)
+        if await self.player() is None:
             return
-        self.user_id: int = user.pk
         self.arena_id: int = int(self.scope["url_route"]["kwargs"]["arena_id"])
         if not await database_call(_arena_exists)(self.arena_id):
             await self.refuse(NOT_FOUND)
             return
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.groups_joined = [
             arena_group(self.arena_id),
             arena_user_group(self.arena_id, self.user_id),
@@ -86,21 +75,12 @@ class ArenaConsumer(SocketConsumer):
     async def renew(self) -> None:
         await database_call(presence_mark)(arena_id=self.arena_id, user_id=self.user_id)
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None
-    ) -> None:
-        try:
-            if not self.bucket.take():
-                raise FrameError("rate_limited", _("Too many messages; slow down."))
-            if frame_parse(text_data, bytes_data)["type"] != "ping":
-                raise FrameError("unknown_type", _("Unknown frame type."))
-            await database_call(presence_mark)(
-                arena_id=self.arena_id, user_id=self.user_id
-            )
-            await self.send_json({"type": "pong"})
-        except FrameError as err:
-            frame_warn("arena", err, self.user_id)
-            await self.send_json(err.as_frame())
+    async def frame_received(self, frame: dict[str, Any]) -> None:
+        if frame["type"] != "ping":
+            await super().frame_received(frame)
+            return
+        await database_call(presence_mark)(arena_id=self.arena_id, user_id=self.user_id)
+        await self.send_json({"type": "pong"})
 
     async def arena_standings(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
