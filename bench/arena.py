@@ -11,13 +11,15 @@
    online tables, dealt, with their ArenaGame rows and the players' updates), up to
    the end of what it runs after commit (the tables' frames, the paired notices,
    the standings push, which every round makes: none was pushed in the throttle's
-   last seconds, as when the arena's tick pairs every few seconds). Prints the
-   median wall time of the call over ``--rounds`` rounds (goal: <= 100 ms for
-   1,000 players) and this process's CPU time in it (steadier than the wall time
-   on a shared machine; PostgreSQL's own work is not in it); how much of the call
-   the pure pairing, the tables' creation and, within it, the fair-deal
-   commitments (``fair_new``: 256 SHA-256 per table, RULES.md §1.1) took, and the
-   after-commit part; and the SQL statements and round trips of one round,
+   last seconds, as when the arena's tick pairs every few seconds). Each round is
+   run twice, side by side: the tables' fair-deal chains drawn in the round (256
+   SHA-256 per table, RULES.md §1.1), then taken from the reserve drawn ahead
+   (``games.fairness.chains_take``, one statement). Prints, for each, the median
+   wall time of the call over ``--rounds`` rounds (goal: <= 100 ms for 1,000
+   players) and this process's CPU time in it (steadier than the wall time on a
+   shared machine; PostgreSQL's own work is not in it), the tables' creation and
+   within it the chains; then the pure pairing, the after-commit part, and the SQL
+   statements and round trips of one round from the reserve,
    counted on the wire by ``bench/wire.py``'s PostgreSQL proxy on a connection
    that ran a round before (its prepared statements prepared, as on a worker's
    long-lived connection).
@@ -66,7 +68,8 @@ from django.utils import timezone  # noqa: E402
 
 from bench.wire import django_wired  # noqa: E402
 from config.celery import freeze_loaded  # noqa: E402
-from games.models import Seat, Table, TableEvent  # noqa: E402
+from games.fairness import chains_reserve_fill  # noqa: E402
+from games.models import ChainReserve, Seat, Table, TableEvent  # noqa: E402
 from games.services import creating, transitions  # noqa: E402
 from realtime import outbox  # noqa: E402
 from tournaments.arenas import notify, services  # noqa: E402
@@ -152,58 +155,78 @@ def _timed(spent: list[float], func: Any) -> Any:
     return run
 
 
+MODES = ("chains drawn in the round", "chains from the reserve")
+
+
+def _reserve_set(mode: str, tables: int) -> None:
+    """Untimed: an empty reserve, or one holding a chain for every table."""
+    ChainReserve.objects.all().delete()
+    if mode == MODES[1]:
+        chains_reserve_fill(target=tables, batch=tables)
+
+
 def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
-    times: list[float] = []
-    cpu: list[float] = []
+    """Each round twice, side by side: its tables' chains drawn in the round, then
+    taken from a reserve drawn ahead (``games.fairness.chains_take``)."""
+    times: dict[str, list[float]] = {mode: [] for mode in MODES}
+    cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
     pure: list[float] = []
     tables_made: list[float] = []
     fair: list[float] = []
     services.pairing_round = _timed(pure, services.pairing_round)
     services.tables_seated_create = _timed(tables_made, services.tables_seated_create)
-    creating.fair_new = _timed(fair, creating.fair_new)
+    creating.chains_take = _timed(fair, creating.chains_take)
     hooks: list[float] = []
     connection.run_and_clear_commit_hooks = _timed(  # type: ignore[method-assign]
         hooks, connection.run_and_clear_commit_hooks
     )
     seated = 0
-    commitments: list[float] = []
+    made: dict[str, list[float]] = {mode: [] for mode in MODES}
+    chains: dict[str, list[float]] = {mode: [] for mode in MODES}
     after_commit: list[float] = []
     for _ in range(rounds):
-        arena_reset(arena, ids)
-        fair.clear()
-        hooks.clear()
-        start, cpu_start = time.perf_counter(), time.process_time()
-        tables = arena_pair(arena_id=arena.pk)
-        times.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - cpu_start)
-        commitments.append(sum(fair))  # fair_new runs once per table
-        after_commit.append(sum(hooks))
-        seated = len(tables)
+        for mode in MODES:
+            arena_reset(arena, ids)
+            _reserve_set(mode, len(ids) // 2)
+            fair.clear()
+            hooks.clear()
+            tables_made.clear()
+            start, cpu_start = time.perf_counter(), time.process_time()
+            tables = arena_pair(arena_id=arena.pk)
+            times[mode].append(time.perf_counter() - start)
+            cpu[mode].append(time.process_time() - cpu_start)
+            chains[mode].append(sum(fair))  # one take per round
+            made[mode].append(sum(tables_made))
+            after_commit.append(sum(hooks))
+            seated = len(tables)
     arena_reset(arena, ids)
+    _reserve_set(MODES[1], len(ids))  # a round before, and the counted round
     with django_wired() as pg:
         arena_pair(arena_id=arena.pk)  # prepares its statements on this connection
         arena_reset(arena, ids)
         before = pg.snapshot()
         arena_pair(arena_id=arena.pk)
         counts = pg.since(before)
+    print(f"pairing round, {len(ids)} free players -> {seated} tables:")
+    for mode in MODES:
+        print(
+            f"  {mode}: median {statistics.median(times[mode]) * 1000:.0f} ms "
+            f"(min {min(times[mode]) * 1000:.0f}, max {max(times[mode]) * 1000:.0f}, "
+            f"{rounds} rounds; this process's CPU "
+            f"{statistics.median(cpu[mode]) * 1000:.0f} ms); the tables' creation "
+            f"(games.services.tables_seated_create) "
+            f"{statistics.median(made[mode]) * 1000:.0f} ms, within it the chains "
+            f"(games.fairness.chains_take) "
+            f"{statistics.median(chains[mode]) * 1000:.0f} ms"
+        )
     print(
-        f"pairing round, {len(ids)} free players -> {seated} tables: "
-        f"median {statistics.median(times) * 1000:.0f} ms "
-        f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, {rounds} rounds; "
-        f"this process's CPU {statistics.median(cpu) * 1000:.0f} ms); "
-        f"{counts.statements} statements, {counts.round_trips} round trips"
-    )
-    print(
-        f"  of which the pure pairing {statistics.median(pure[:rounds]) * 1000:.0f} "
-        f"ms, the tables' creation (games.services.tables_seated_create) "
-        f"{statistics.median(tables_made[:rounds]) * 1000:.0f} ms, within it the "
-        f"fair-deal "
-        f"commitments (games.fairness.fair_new) "
-        f"{statistics.median(commitments) * 1000:.0f} ms; after the commit (the "
-        f"frames, the paired notices, the standings push) "
-        f"{statistics.median(after_commit) * 1000:.0f} ms"
+        f"  the pure pairing {statistics.median(pure) * 1000:.0f} ms; after the "
+        f"commit (the frames, the paired notices, the standings push) "
+        f"{statistics.median(after_commit) * 1000:.0f} ms; a round from the reserve "
+        f"is {counts.statements} statements, {counts.round_trips} round trips"
     )
     arena_reset(arena, ids)
+    ChainReserve.objects.all().delete()
 
 
 def standings_bench(arena: Arena, players: int, seconds: float = 3.0) -> None:

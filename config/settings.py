@@ -627,6 +627,17 @@ TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 # table's integer seed (tests/conftest.py); the tests of fairness turn them on.
 GAMES_FAIR_DEALS = True
 GAMES_FAIR_SEED_SECONDS = 3.0
+# Chains drawn ahead into a reserve (RULES.md §1.1 allows it), taken in one statement
+# by the tables a matchmaker wave or an arena's pairing round seats together: enough
+# for two rounds of 1,000 arena players. Topped up by this many per run of the task
+# below (about 30 ms of hashing), so one run holds SQLite's write lock briefly.
+GAMES_CHAIN_RESERVE = env.int("GAMES_CHAIN_RESERVE", default=1000)
+GAMES_CHAIN_RESERVE_BATCH = 250
+CELERY_BEAT_SCHEDULE["games-chain-reserve"] = {
+    "task": "games.chain_reserve_fill",
+    "schedule": 10.0,
+    "options": {"expires": 10.0},
+}
 
 # --- friend rooms (matchmaking.rooms)
 # The table page of a friend room links back to its room (for Rematch) by this URL

@@ -19,9 +19,10 @@ from typing import Any
 
 from django.conf import settings
 
+from dbtools.rows import database_of, rows_insert
 from games import engine
 from games.engine import fair
-from games.models import Table, TableEvent
+from games.models import ChainReserve, Table, TableEvent
 
 ENDED = (Table.Status.FINISHED, Table.Status.CANCELLED)
 
@@ -39,10 +40,64 @@ def _chain_new() -> tuple[str, str]:
 def fair_new(*, seats: int) -> dict[str, Any] | None:
     """The ``Table.fair`` of a new table with ``seats`` seats: one chain committed,
     no seed yet. None when fair deals are off (tests that pin deals by seed)."""
+    fair_deal = fair_unchained(seats=seats)
+    if fair_deal is not None:
+        fair_chain_set(fair_deal, _chain_new())
+    return fair_deal
+
+
+def fair_unchained(*, seats: int) -> dict[str, Any] | None:
+    """``fair_new`` without its chain yet (``fair_chain_set`` gives it one before
+    the table is written): for tables made in a batch, whose chains come from the
+    reserve in one statement. None when fair deals are off."""
     if not settings.GAMES_FAIR_DEALS:
         return None
-    top, commitment = _chain_new()
-    return {"chains": [top], "commitments": [commitment], "seeds": [None] * seats}
+    return {"chains": [], "commitments": [], "seeds": [None] * seats}
+
+
+def fair_chain_set(fair_deal: dict[str, Any], chain: tuple[str, str]) -> None:
+    top, commitment = chain
+    fair_deal["chains"], fair_deal["commitments"] = [top], [commitment]
+
+
+# --- the reserve of chains drawn ahead (RULES.md §1.1)
+
+
+def chains_take(count: int) -> list[tuple[str, str]]:
+    """``count`` chains ``(hex top, hex commitment)`` for new tables, in the
+    caller's transaction: from the reserve, each row deleted as it is taken (so a
+    chain serves one table, and a rolled-back creation puts it back unseen;
+    concurrent takers skip each other's rows on PostgreSQL), and drawn afresh for
+    what the reserve lacks. One statement however many: drawing 500 chains here
+    would cost 500 x 256 SHA-256 on the path that seats an arena's players
+    (``bench/arena.py``)."""
+    if count <= 0:
+        return []
+    db = database_of(ChainReserve)
+    table = db.ops.quote_name(ChainReserve._meta.db_table)
+    lock = " FOR UPDATE SKIP LOCKED" if db.vendor == "postgresql" else ""
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE id IN "  # noqa: S608 (names, not input)
+            f"(SELECT id FROM {table} ORDER BY id LIMIT %s{lock}) "
+            "RETURNING top, commitment",
+            [count],
+        )
+        taken = [(str(top), str(commitment)) for top, commitment in cursor.fetchall()]
+    taken += [_chain_new() for _ in range(count - len(taken))]
+    return taken
+
+
+def chains_reserve_fill(*, target: int, batch: int) -> int:
+    """Draw chains into the reserve until it holds ``target`` (at most ``batch`` in
+    one call, so one call holds the embedded default's write lock briefly); how
+    many were drawn."""
+    missing = min(batch, target - ChainReserve.objects.count())
+    if missing <= 0:
+        return 0
+    drawn = [_chain_new() for _ in range(missing)]
+    rows_insert([ChainReserve(top=top, commitment=c) for top, c in drawn])
+    return missing
 
 
 def fair_deal_of(table: Table) -> fair.FairDeal:

@@ -215,6 +215,20 @@ class TableEvent(models.Model):
         return f"table {self.table_id} #{self.seq}"
 
 
+class ChainReserve(models.Model):
+    """A hash chain of the fair deal drawn ahead of its table (RULES.md §1.1): its
+    secret top ``h_L`` and commitment ``h_0``, never shown. A table that takes it
+    deletes the row in the transaction that creates the table, so each chain serves
+    exactly one table; a rolled-back creation puts it back, still unseen
+    (``games.fairness.chains_take``)."""
+
+    top = models.CharField(max_length=64)  # hex
+    commitment = models.CharField(max_length=64)  # hex
+
+    def __str__(self) -> str:
+        return f"reserved chain {self.pk}"
+
+
 class HandReview(models.Model):
     """The review of one finished hand of a table (docs/review.md), computed once
     by the worker (``games.reviews``) and kept: at most one row per hand.

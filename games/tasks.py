@@ -3,8 +3,10 @@
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
 from games.expiry import practice_tables_expire
+from games.fairness import chains_reserve_fill
 from games.finish import finish_steps_sweep
 from games.reviews.services import review_run
 from games.services import seats_offline_tick, table_tick
@@ -41,6 +43,16 @@ def finish_sweep_task() -> None:
     done = finish_steps_sweep()
     if done:
         logger.warning("finish sweep applied %d owed consequences", done)
+
+
+@shared_task(name="games.chain_reserve_fill", ignore_result=True)
+def chain_reserve_fill_task() -> None:
+    """Top up the reserve of fair-deal chains drawn ahead of their tables."""
+    if settings.GAMES_FAIR_DEALS:
+        chains_reserve_fill(
+            target=settings.GAMES_CHAIN_RESERVE,
+            batch=settings.GAMES_CHAIN_RESERVE_BATCH,
+        )
 
 
 @shared_task(name="games.practice_expire", ignore_result=True)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext, ngettext
 from dbtools.rows import row_insert, rows_insert
 from games import engine
 from games.errors import TableError
-from games.fairness import fair_new
+from games.fairness import chains_take, fair_chain_set, fair_new, fair_unchained
 from games.models import Seat, Table, TableEvent
 from games.rows import table_seats
 from games.services.seats import team_of
@@ -231,7 +231,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
         options=opts.to_dict(),
         host=plan.host,
         seed=secrets.randbits(63),
-        fair=fair_new(seats=opts.seats),
+        fair=fair_unchained(seats=opts.seats),  # chained in tables_seated_create
         clock_seconds=clock,
         bot_delay_ms=BOT_SPEEDS[plan.bot_speed],
         hand_pause_seconds=plan.hand_pause_seconds,
@@ -274,13 +274,18 @@ def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
     (``TableError``: an unknown mode or options, a wrong number of seats, a player
     twice, a seat that is neither a player nor a computer player) comes before the
     first write and changes nothing; the writes join the caller's transaction
-    without a savepoint. The frames and the jobs go out after commit.
+    without a savepoint. The tables' chains come from the reserve of chains drawn
+    ahead, in that transaction (``games.fairness.chains_take``). The frames and
+    the jobs go out after commit.
     """
     dealt = [_seated_build(plan) for plan in plans]
     if not dealt:
         return []
     tables = [d.table for d in dealt]
     with transaction.atomic(savepoint=False):
+        deals = [table.fair for table in tables if table.fair is not None]
+        for deal, chain in zip(deals, chains_take(len(deals)), strict=True):
+            fair_chain_set(deal, chain)
         rows_insert(tables)  # sets their ids
         seats = []
         for d in dealt:
