@@ -416,6 +416,16 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # /static/offline/pure.zip: the offline game's Python (games/offline_static.py)
+    "games.offline_static.PureZipFinder",
+]
+# Where that finder writes the zip it builds (ignored by git).
+OFFLINE_BUILD_DIR = env.str(
+    "OFFLINE_BUILD_DIR", default=str(BASE_DIR / "build" / "static")
+)
 
 # --- Security
 # ---------------------------------------------------------------------------
