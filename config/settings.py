@@ -16,7 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.secret_key import secret_key_resolve
-from config.security import DEFAULT_POLICY
+from config.security import DEFAULT_POLICY, static_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -537,6 +537,8 @@ STORAGES = {
 # Serve files straight from the apps' folders when nothing was collected (tests, dev).
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 WHITENOISE_AUTOREFRESH = DEBUG
+# The offline game's worker script carries its own Content-Security-Policy.
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers
 
 # --- Matchmaking (RULES.md §4-§6)
 # ---------------------------------------------------------------------------

@@ -70,7 +70,12 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
         self, paths: Any, adjustable_paths: list[str], hashed_files: Any
     ) -> Any:
         adjustable = [p for p in adjustable_paths if not p.startswith(VERBATIM)]
-        yield from super()._post_process(paths, adjustable, hashed_files)
+        for name, hashed, processed, substituted in super()._post_process(
+            paths, adjustable, hashed_files
+        ):
+            # Nothing is substituted in a verbatim file: never another pass for it.
+            verbatim = name.startswith(VERBATIM)
+            yield name, hashed, processed, substituted and not verbatim
 
     def _save(self, name: str, content: Any) -> str:
         if name.endswith(".js") and not name.startswith(VERBATIM):
