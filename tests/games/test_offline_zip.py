@@ -57,10 +57,12 @@ def test_the_zip_is_the_same_bytes_for_the_same_sources() -> None:
 
 def test_the_zip_alone_plays_a_game(tmp_path: Path) -> None:
     """Unpacked where nothing else of the project is, as the worker does, the zip's
-    packages start a game and answer with a frame: they need nothing else."""
+    packages start a game and answer with a frame: they need nothing but the
+    standard library."""
     zipfile.ZipFile(io.BytesIO(pure_zip_bytes())).extractall(tmp_path)
     script = (
         "import json, sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
         "from games import offline\n"
         "game = offline.new_game('draw', {}, ['medium'], 'ab' * 32)\n"
         "while offline.computer_turn(game) is not None:\n"
@@ -70,7 +72,8 @@ def test_the_zip_alone_plays_a_game(tmp_path: Path) -> None:
         "print(json.dumps({'you': frame['you'], 'file': offline.__file__}))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-I", "-c", script],
+        # Isolated, without site-packages: only the standard library and the zip.
+        [sys.executable, "-I", "-S", "-c", script],
         cwd=tmp_path,
         capture_output=True,
         text=True,

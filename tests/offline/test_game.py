@@ -102,7 +102,7 @@ def test_the_person_acts_only_in_turn_and_a_refusal_changes_nothing() -> None:
     before = offline.game_to_json(game)
     with pytest.raises(offline.OfflineError) as refused:
         offline.act(game, 0, {"type": "play", "tile": [9, 9], "end": "left"})
-    assert "9" in refused.value.message.render()
+    assert "double nine" in refused.value.message.render()
     with pytest.raises(offline.OfflineError):
         offline.act(game, 0, {"type": "dance"})
     with pytest.raises(offline.OfflineError) as wait:
@@ -113,7 +113,7 @@ def test_the_person_acts_only_in_turn_and_a_refusal_changes_nothing() -> None:
     assert offline.game_to_json(game) == before
     legal = engine.legal_actions(game.state, 0)[0]
     moved = offline.act(game, 0, engine.action_to_dict(legal))
-    assert moved.log == ((0, engine.action_to_dict(legal)),)
+    assert moved.log == (*game.log, (0, engine.action_to_dict(legal)))
     assert offline.game_to_json(game) == before
 
 
@@ -169,13 +169,20 @@ def test_the_frame_shows_no_other_seats_tiles() -> None:
     assert shown == mine
 
 
-def _tiles_in(value: Any) -> list[list[int]]:
-    """Every [a, b] pair of pips anywhere in a JSON value."""
+def _tiles_in(value: Any, key: str = "") -> list[list[int]]:
+    """Every tile anywhere in a JSON value: a list of [a, b] pairs, or the [a, b]
+    under a "tile" key (not a pair of counts or scores)."""
+
+    def pair(v: Any) -> bool:
+        return isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v)
+
     if isinstance(value, dict):
-        return [t for v in value.values() for t in _tiles_in(v)]
+        return [t for k, v in value.items() for t in _tiles_in(v, k)]
     if isinstance(value, list):
-        if len(value) == 2 and all(isinstance(v, int) for v in value):
+        if key == "tile" and pair(value):
             return [value]
+        if value and all(pair(v) for v in value):
+            return list(value)
         return [t for v in value for t in _tiles_in(v)]
     return []
 
