@@ -40,7 +40,7 @@ export class Engine {
     return this.call("start", { variant, options, levels, seed });
   }
 
-  /** Go on with a game kept by ``games.offline.game_to_json``. */
+  /** Go on with a game kept as the engine gave it (JSON text). */
   async resume(game) {
     await this.ready;
     return this.call("resume", { game });
@@ -56,7 +56,7 @@ export class Engine {
     return this.call("computer", { seat });
   }
 
-  /** The state after each action of a log (the differential test). */
+  /** The state after each action of a log, as JSON text (the differential test). */
   async states(variant, options, levels, seed, actions) {
     await this.ready;
     return this.call("states", { variant, options, levels, seed, actions });

@@ -28,10 +28,15 @@ const DEFAULT_PACE = "normal";
 // open (and at once when the browser comes back online).
 const RETRY_MS = 60000;
 const CHOICES = ["tiles_per_seat", "deal", "opening", "no_double"];
+// The engine loads in seconds once its files are here (bench/offline.py); past
+// this, the page says it cannot start rather than wait for ever.
+const LOAD_LIMIT_MS = 90000;
 
 let engine = null;
 let ui = null;
-let current = null; // the engine's last answer: {frame, game, computer, over}
+// The engine's last answer: {frame, game, computer, over}; `game` is JSON text
+// (worker.js), kept and resumed as it is.
+let current = null;
 let settings = null; // the form's values the game was started with
 let pending = null; // the computer's timer
 let generation = 0; // a new game or a leave makes older answers stale
@@ -140,10 +145,12 @@ async function take(answer, made) {
     });
     return;
   }
-  current = answer;
+  // Kept before it is shown: what the player sees is never ahead of what a
+  // reload resumes.
   if (answer.over) await finished(answer.game);
   else await keepPut("game", { game: answer.game, settings });
   if (made !== generation) return;
+  current = answer;
   ui.update(frameShown(answer));
   window.clearTimeout(pending);
   pending = null;
@@ -190,7 +197,7 @@ async function resume(kept) {
   ui.frame = null;
   try {
     const answer = await engine.resume(kept.game);
-    showTable(kept.game.variant);
+    showTable(JSON.parse(kept.game).variant);
     await take(answer, made);
     return true;
   } catch (error) {
@@ -218,7 +225,8 @@ async function leave() {
 // ---------------------------------------------------------------- uploads
 
 /** A finished game: queued for the server (the game in progress goes with it). */
-async function finished(game) {
+async function finished(text) {
+  const game = JSON.parse(text); // what is read here are small numbers only
   await finishKeep({
     id: uuidNew(),
     variant: game.variant,
@@ -296,15 +304,22 @@ async function boot() {
     leave,
   });
   ui.setConnection("open");
+  // The table page's name for its renderer, which the browser tests read.
+  window.dominoTable = { ui };
   engine = new Engine(config.runtime);
   if (startButton) startButton.disabled = true;
   status(gettext("Loading the game…"));
+  const slow = window.setTimeout(() => {
+    status(gettext("The game could not start in this browser: play against the computer online."));
+  }, LOAD_LIMIT_MS);
   engine.ready.then(
     () => {
+      window.clearTimeout(slow);
       if (startButton) startButton.disabled = false;
       status("");
     },
     (error) => {
+      window.clearTimeout(slow);
       console.error(error);
       status(gettext("The game could not start in this browser: play against the computer online."));
     },

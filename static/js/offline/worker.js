@@ -8,8 +8,9 @@
 // them, so the game starts with no connection.
 //
 // Messages: {id, op, args} in, {id, ok: true, result} or {id, ok: false, error}
-// out. `result` of a game op: {frame, game, computer, over} (see BRIDGE) or
-// {refused: "wait" | "illegal"} for a move the rules or the turn do not allow.
+// out. `result` of a game op: {frame, game, computer, over} (see BRIDGE; `game` is
+// JSON text, games.offline.game_to_json's, to keep as it is) or {refused: "wait" |
+// "illegal"} for a move the rules or the turn do not allow.
 
 const PURE_DIR = "/home/pyodide/pure";
 
@@ -36,11 +37,14 @@ def _speed_of_machine():
 
 
 def _out(game):
+    # The game goes out as JSON text, kept as it is: its engine state holds
+    # integers beyond 2**53 (hands as bit sets), which a JavaScript number would
+    # round.
     global _game
     _game = game
     return json.dumps({
         "frame": offline.state_frame(game),
-        "game": offline.game_to_json(game),
+        "game": json.dumps(offline.game_to_json(game)),
         "computer": offline.computer_turn(game),
         "over": engine.is_match_over(game.state),
     })
@@ -62,7 +66,7 @@ def start(args):
 
 
 def resume(args):
-    return _out(offline.game_from_json(json.loads(args)["game"]))
+    return _out(offline.game_from_json(json.loads(json.loads(args)["game"])))
 
 
 def act(args):
@@ -95,7 +99,7 @@ def states(args):
     for seat, action in a["actions"]:
         game = offline.act(game, seat, action)
         out.append(engine.to_json(game.state))
-    return json.dumps(out)
+    return json.dumps(json.dumps(out))  # as text: see _out
 
 
 def timings(args):
