@@ -31,6 +31,10 @@ def _speed_of_machine():
     # keeps its move time within the level's budget (games.bots.hard.machine).
     global _speed
     if _speed is None:
+        if not hasattr(time, "thread_time"):
+            # Pyodide has no per-thread CPU clock; this worker is one thread that
+            # only computes, so its wall clock is that thread's time.
+            time.thread_time = time.perf_counter
         from games.bots.hard.machine import measure_speed
         _speed = measure_speed()
     return _speed
