@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test migrate demo messages catalogs gettext browser lint fmt run-distributed clean audit audit-tools
+.PHONY: run test install install-test offline-runtime migrate demo messages catalogs gettext browser lint fmt run-distributed clean audit audit-tools
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $(VENV)/.installed $@
 
-install: $(VENV)/.installed
-install-test: $(VENV)/.installed-test
+install: $(VENV)/.installed offline-runtime
+install-test: $(VENV)/.installed-test offline-runtime
+
+## The offline game's runtime: Pyodide's core files from the npm registry, at a pinned
+## version and SHA-256 (tools/offline_runtime.py), into static/vendor/pyodide/ (not
+## committed). Fetched once; again only when the script's pin changes.
+PYODIDE_STAMP := static/vendor/pyodide/.version
+$(PYODIDE_STAMP): tools/offline_runtime.py
+	$(PYTHON) tools/offline_runtime.py
+offline-runtime: $(PYODIDE_STAMP)
 
 gettext:
 	@command -v msgfmt >/dev/null || { echo "installing Debian's gettext"; \

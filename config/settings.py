@@ -16,7 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.secret_key import secret_key_resolve
-from config.security import DEFAULT_POLICY
+from config.security import DEFAULT_POLICY, static_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -416,6 +416,16 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # /static/offline/pure.zip: the offline game's Python (games/offline_static.py)
+    "games.offline_static.PureZipFinder",
+]
+# Where that finder writes the zip it builds (ignored by git).
+OFFLINE_BUILD_DIR = env.str(
+    "OFFLINE_BUILD_DIR", default=str(BASE_DIR / "build" / "static")
+)
 
 # --- Security
 # ---------------------------------------------------------------------------
@@ -527,6 +537,8 @@ STORAGES = {
 # Serve files straight from the apps' folders when nothing was collected (tests, dev).
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 WHITENOISE_AUTOREFRESH = DEBUG
+# The offline game's worker script carries its own Content-Security-Policy.
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers
 
 # --- Matchmaking (RULES.md §4-§6)
 # ---------------------------------------------------------------------------

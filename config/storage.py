@@ -12,6 +12,11 @@ Collected scripts lose their comment lines, blank lines and indentation
 page's first visit, ``bench/page_cost.py --show``). The source files keep them;
 ``STATIC_MANIFEST=false`` serves those. A hashed name is the source's hash: the
 same source always strips to the same script.
+
+Files under ``vendor/`` (Pyodide, fetched by ``make offline-runtime``) are served
+as published: hashed copies are made, but neither stripped nor rewritten. Their
+``import("functools")`` is Python's, not a file to hash, and they load each other
+by their plain names from one folder.
 """
 
 from __future__ import annotations
@@ -55,11 +60,25 @@ def js_strip(text: str) -> str:
     return "\n".join(kept) + ("\n" if text.endswith("\n") else "")
 
 
+VERBATIM = "vendor/"
+
+
 class StaticStorage(CompressedManifestStaticFilesStorage):
     support_js_module_import_aggregation = True
 
+    def _post_process(
+        self, paths: Any, adjustable_paths: list[str], hashed_files: Any
+    ) -> Any:
+        adjustable = [p for p in adjustable_paths if not p.startswith(VERBATIM)]
+        for name, hashed, processed, substituted in super()._post_process(
+            paths, adjustable, hashed_files
+        ):
+            # Nothing is substituted in a verbatim file: never another pass for it.
+            verbatim = name.startswith(VERBATIM)
+            yield name, hashed, processed, substituted and not verbatim
+
     def _save(self, name: str, content: Any) -> str:
-        if name.endswith(".js"):
+        if name.endswith(".js") and not name.startswith(VERBATIM):
             content.seek(0)  # hashing the name may have read it already
             text = content.read().decode("utf-8")
             content = ContentFile(js_strip(text).encode("utf-8"))

@@ -1,0 +1,1 @@
+"""Tests of the offline practice game (games.offline): pure, no database."""
