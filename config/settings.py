@@ -628,6 +628,13 @@ TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 GAMES_FAIR_DEALS = True
 GAMES_FAIR_SEED_SECONDS = 3.0
 
+# --- the offline practice game (games.offline_upload)
+# The largest finished offline game a player may upload, in bytes of JSON: a long
+# match is some tens of KB (tests/games/test_offline_upload.py).
+GAMES_OFFLINE_UPLOAD_MAX_BYTES = env.int(
+    "GAMES_OFFLINE_UPLOAD_MAX_BYTES", default=256 * 1024
+)
+
 # --- friend rooms (matchmaking.rooms)
 # The table page of a friend room links back to its room (for Rematch) by this URL
 # name, taking the table's id: config wires games to the app that owns the rooms.

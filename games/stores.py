@@ -33,7 +33,13 @@ from django.db.models import Model
 
 # The models whose rows live in a table's store (``app_label.model_name``).
 TABLE_STORE_MODELS = frozenset(
-    {"games.table", "games.seat", "games.tableevent", "games.finishstep"}
+    {
+        "games.table",
+        "games.seat",
+        "games.tableevent",
+        "games.finishstep",
+        "games.offlinegame",
+    }
 )
 
 _selected: ContextVar[str | None] = ContextVar("table_store", default=None)
