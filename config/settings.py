@@ -69,6 +69,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # What the service worker keeps (/sw.js, the offline game's pages) sets no
+    # cookie: above every middleware that would add one.
+    "core.cookieless.CookielessMiddleware",
     # No free database connection: 503 "busy, try again", never a 500.
     "config.error_views.DatabaseBusyMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
