@@ -1,17 +1,30 @@
-"""The upload of a finished offline practice game (``games.offline_upload``),
-for a signed-in player only, with the CSRF token it asks for first (the offline
-page, kept by the service worker, holds none)."""
+"""The offline practice game's pages: the table that plays with no connection
+(``/play/offline/``), the page the service worker shows for any other page while
+offline, and the upload of a finished offline game (``games.offline_upload``).
+
+The two pages are public and carry nothing of a session (no name, no token, no
+message, no cookie): the service worker keeps them (``config.webapp``). The
+upload is for a signed-in player only, with the CSRF token it asks for first
+(the cached page holds none)."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
-from django.http import HttpRequest, JsonResponse
-from django.middleware.csrf import get_token
-from django.urls import reverse
-from django.utils.translation import gettext
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from typing import Any
 
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
+
+from core.cookieless import cookieless
+from games import engine
+from games.forms import PlayForm
+from games.names import variant_dict
+from games.offline_shell import runtime_urls
 from games.offline_upload import (
     UploadError,
     offline_game_record,
@@ -19,6 +32,53 @@ from games.offline_upload import (
     upload_limit,
     upload_parse,
 )
+
+
+def _shell_page(
+    request: HttpRequest, template: str, context: dict[str, Any]
+) -> HttpResponse:
+    response = render(request, template, context)
+    # The service worker refreshes its copy whenever the page is reachable.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@cookieless
+@require_safe
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """The offline table: the practice form and the table page's markup, driven
+    by ``static/js/offline/main.js`` from ``#offline-config``."""
+    form = PlayForm()
+    variants = {key: variant_dict(spec) for key, spec in engine.VARIANTS.items()}
+    config: dict[str, Any] = {
+        "offline": True,
+        "variants": variants,
+        "runtime": runtime_urls(),
+        "upload": reverse("offline-results"),
+        "play": reverse("play"),
+        "rules": reverse("rules"),
+        "language": get_language(),
+    }
+    return _shell_page(
+        request,
+        "games/offline.html",
+        {
+            "form": form,
+            "layout": form.layout(),
+            "variants": variants,
+            "variant_list": list(variants.values()),
+            "config": config,
+        },
+    )
+
+
+@cookieless
+@require_safe
+def offline_notice(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows instead of a page it cannot reach."""
+    return _shell_page(
+        request, "games/offline_notice.html", {"runtime": runtime_urls() is not None}
+    )
 
 
 def _refused(err: UploadError, status: int) -> JsonResponse:

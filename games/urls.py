@@ -11,6 +11,8 @@ public_urlpatterns = [
 
 urlpatterns = [
     path("play/", views.play, name="play"),
+    path("play/offline/", offline_views.offline_page, name="offline"),
+    path("play/offline/notice/", offline_views.offline_notice, name="offline-notice"),
     path(
         "play/offline/results/", offline_views.offline_results, name="offline-results"
     ),

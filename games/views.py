@@ -25,6 +25,7 @@ from games.history import table_hands, table_log_export
 from games.models import FinishStep, OfflineGame, Seat, Table
 from games.my_games import player_games
 from games.names import seat_display_name, table_title, variant_dict, variant_title
+from games.offline_shell import runtime_ready
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
@@ -73,6 +74,8 @@ def play(request: SignedInRequest) -> HttpResponse:
             "variants": variants,
             "variant_list": list(variants.values()),
             "stats": practice_stats(user=request.user),
+            # The offline game, offered where its runtime is installed.
+            "offline_url": reverse("offline") if runtime_ready() else None,
         },
         status=status,
     )
