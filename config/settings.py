@@ -632,11 +632,14 @@ GAMES_FAIR_DEALS = True
 GAMES_FAIR_SEED_SECONDS = 3.0
 
 # --- the offline practice game (games.offline_upload)
-# The largest finished offline game a player may upload, in bytes of JSON: a long
-# match is some tens of KB (tests/games/test_offline_upload.py).
+# The largest finished offline game a player may upload, in bytes of JSON: the
+# longest matches measured (Draw on the double-twelve set to 250) are ~40 KB.
 GAMES_OFFLINE_UPLOAD_MAX_BYTES = env.int(
     "GAMES_OFFLINE_UPLOAD_MAX_BYTES", default=256 * 1024
 )
+# Uploads one player may have replayed in an hour (a long match is ~0.15 s of CPU);
+# the browser keeps the others and sends them later. 0 lifts the limit.
+GAMES_OFFLINE_UPLOADS_PER_HOUR = env.int("GAMES_OFFLINE_UPLOADS_PER_HOUR", default=60)
 
 # --- friend rooms (matchmaking.rooms)
 # The table page of a friend room links back to its room (for Rematch) by this URL

@@ -22,6 +22,7 @@ Every refusal is an :class:`UploadError` in words, with nothing written.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -29,6 +30,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -49,6 +51,36 @@ MAX_DEPTH = 8
 
 class UploadError(Refusal):
     """An uploaded offline game that is not recorded; nothing was changed."""
+
+
+RATE_WINDOW = 3600  # seconds: ``GAMES_OFFLINE_UPLOADS_PER_HOUR`` per window
+
+
+def upload_rate_take(*, user_id: int, now: float | None = None) -> None:
+    """Count one upload that will be replayed for ``user_id``; ``UploadError``
+    past ``GAMES_OFFLINE_UPLOADS_PER_HOUR`` in this hour. A replay is some
+    milliseconds of CPU per hundred moves that any signed-in player can ask for,
+    refused or not, so each player has an hourly allowance (counted in the cache,
+    shared by every process; a cache that fails lets the upload through)."""
+    limit: int = settings.GAMES_OFFLINE_UPLOADS_PER_HOUR
+    if limit <= 0:
+        return
+    window = int((now if now is not None else time.time()) // RATE_WINDOW)
+    key = f"offline:uploads:{user_id}:{window}"
+    try:
+        cache.add(key, 0, timeout=RATE_WINDOW + 60)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=RATE_WINDOW + 60)
+            count = 1
+    except Exception:  # see the docstring
+        return
+    if count > limit:
+        raise UploadError(
+            "rate",
+            gettext("Many games were sent this hour: the others will be sent later."),
+        )
 
 
 def upload_limit() -> int:
@@ -158,6 +190,7 @@ def offline_game_record(*, user: User, data: Mapping[str, Any]) -> Table:
     refused = _already(user=user, client_id=client_id, seed=seed)
     if refused is not None:
         raise refused
+    upload_rate_take(user_id=user.pk)
     try:
         replayed = offline.replay(data)
     except offline.OfflineError as err:

@@ -86,7 +86,7 @@ def _refused(err: UploadError, status: int) -> JsonResponse:
 
 
 # The HTTP status of each refusal of an upload.
-STATUS = {"too_large": 413, "duplicate": 409, "not_yours": 409}
+STATUS = {"too_large": 413, "duplicate": 409, "not_yours": 409, "rate": 429}
 
 
 @never_cache

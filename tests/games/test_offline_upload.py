@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -32,6 +34,13 @@ from games.stats import practice_stats
 from tests.games.offline_games import played, send, signed_in, upload
 
 URL = "/play/offline/results/"
+
+
+@pytest.fixture(autouse=True)
+def no_hourly_limit(settings):
+    """The hourly allowance has its own test: elsewhere it would count the
+    uploads of every test (and run) under the same few user ids."""
+    settings.GAMES_OFFLINE_UPLOADS_PER_HOUR = 0
 
 
 @pytest.fixture(scope="module")
@@ -361,6 +370,31 @@ def test_an_end_time_in_the_future_is_taken_as_now(make_user, game):
     )
     finished = Table.objects.get().finished_at
     assert before <= finished <= timezone.now()
+
+
+@pytest.mark.django_db
+def test_uploads_past_the_hourly_allowance_wait_and_change_nothing(
+    make_user, game, settings
+):
+    user = make_user()
+    cache.delete(f"offline:uploads:{user.pk}:{int(time.time() // 3600)}")
+    settings.GAMES_OFFLINE_UPLOADS_PER_HOUR = 2
+    client = signed_in(user)
+    first = played("draw", ("easy",), person_seed=5)
+    bad = json.loads(json.dumps(upload(game)))
+    bad["actions"].pop()
+    assert send(client, upload(first)).status_code == 201
+    assert send(client, bad).status_code == 400  # a refused replay counts too
+    late = send(client, upload(game))
+    assert late.status_code == 429
+    assert words(late) == (
+        "Many games were sent this hour: the others will be sent later."
+    )
+    assert OfflineGame.objects.count() == 1
+    # Another player has an allowance of their own.
+    other = make_user()
+    cache.delete(f"offline:uploads:{other.pk}:{int(time.time() // 3600)}")
+    assert send(signed_in(other), upload(game)).status_code == 201
 
 
 @pytest.mark.django_db
