@@ -35,7 +35,8 @@ PAGE_FILES = (
     "js/play.js",
     "js/sw-register.js",
 )
-SCRIPT_DIRS = ("js/offline/", "js/table/")
+OFFLINE_SCRIPTS = "js/offline/"
+TABLE_SCRIPTS = "js/table/"
 ICON_DIR = "img/app/"
 
 # ``import … from "./x.js"``, ``import "./x.js"``, ``import("./x.js")`` and
@@ -83,7 +84,9 @@ def static_exists(path: str) -> bool:
     hashed = _hashed()
     if hashed is not None:
         return path in hashed
-    return bool(finders.find(path)) or _built(path).is_file()
+    # A path, or None: Django's ``find`` gives a list for a miss when a finder
+    # answers None where the others answer [].
+    return isinstance(finders.find(path), str) or _built(path).is_file()
 
 
 def _source(path: str) -> str:
@@ -135,12 +138,14 @@ def runtime_urls() -> dict[str, str] | None:
 
 
 def page_files() -> list[str]:
-    """The static files the offline table page loads, imports included."""
+    """The static files the offline table page loads, imports included (the
+    offline game's scripts where its runtime is installed)."""
     listed = [
         path for path in (*PAGE_FILES, *static_files(ICON_DIR)) if static_exists(path)
     ]
-    for folder in SCRIPT_DIRS:
-        listed += static_files(folder)
+    listed += static_files(TABLE_SCRIPTS)
+    if runtime_ready():  # the page loads the offline game's scripts only then
+        listed += static_files(OFFLINE_SCRIPTS)
     return _with_imports(listed)
 
 
