@@ -77,7 +77,12 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 # The pages of signed-in players, accounts, administration and the machinery, by
 # the start of their one address. Public pages never start with one of these but
 # for those allowed below; the other languages' addresses start with their code.
+# The offline game's pages (``/play/offline/``) are public but hold nothing to
+# find (a game with no server, the offline notice): they stay under ``/play/``.
+# The service worker is machinery crawlers never run; the web app manifest, which
+# every page links to as it does its styles, is left open.
 PRIVATE_PREFIXES = (
+    "/sw.js",
     "/accounts/",
     "/admin/",
     "/profile/",

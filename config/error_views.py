@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils.translation import gettext
 
+from core.refusals import Refusal
 from realtime.db import database_busy
 
 # Seconds a client should wait before trying again when the database is busy.
@@ -54,4 +56,13 @@ class DatabaseBusyMiddleware:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """The form had expired: a page, or for a script posting JSON the refusal's
+    JSON (``{"error": {"code", "message"}}``, as ``core.refusals`` words it)."""
+    if request.content_type == "application/json":
+        message = gettext(
+            "That request had expired. Reload the page and try again; if it keeps "
+            "happening, allow cookies for this site."
+        )
+        refusal = Refusal("csrf", message)
+        return JsonResponse({"error": refusal.as_json()}, status=403)
     return render(request, "403_csrf.html", status=403)

@@ -69,6 +69,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # What the service worker keeps (/sw.js, the offline game's pages) sets no
+    # cookie: above every middleware that would add one.
+    "core.cookieless.CookielessMiddleware",
     # No free database connection: 503 "busy, try again", never a 500.
     "config.error_views.DatabaseBusyMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
@@ -650,6 +653,16 @@ CELERY_BEAT_SCHEDULE["games-chain-reserve"] = {
     "schedule": 10.0,
     "options": {"expires": 10.0},
 }
+
+# --- the offline practice game (games.offline_upload)
+# The largest finished offline game a player may upload, in bytes of JSON: the
+# longest matches measured (Draw on the double-twelve set to 250) are ~40 KB.
+GAMES_OFFLINE_UPLOAD_MAX_BYTES = env.int(
+    "GAMES_OFFLINE_UPLOAD_MAX_BYTES", default=256 * 1024
+)
+# Uploads one player may have replayed in an hour (a long match is ~0.15 s of CPU);
+# the browser keeps the others and sends them later. 0 lifts the limit.
+GAMES_OFFLINE_UPLOADS_PER_HOUR = env.int("GAMES_OFFLINE_UPLOADS_PER_HOUR", default=60)
 
 # --- friend rooms (matchmaking.rooms)
 # The table page of a friend room links back to its room (for Rematch) by this URL

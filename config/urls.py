@@ -7,6 +7,7 @@ from django.urls import include, path
 from accounts import urls as accounts_urls
 from config.catalog import javascript_catalog
 from config.crawlers import robots_txt, sitemap_xml
+from config.webapp import service_worker, webmanifest
 from embed import urls as embed_urls
 from games import urls as games_urls
 from leagues import urls as leagues_urls
@@ -29,6 +30,10 @@ urlpatterns = i18n_patterns(
 urlpatterns += [
     path("robots.txt", robots_txt, name="robots"),
     path("sitemap.xml", sitemap_xml, name="sitemap"),
+    # The installed app (config/webapp.py): the service worker's scope is the
+    # folder it is served from, so both live at the root.
+    path("manifest.webmanifest", webmanifest, name="webmanifest"),
+    path("sw.js", service_worker, name="service-worker"),
     path("", include("accounts.urls")),
     path("", include("ops.urls")),
     path("", include("economy.urls")),

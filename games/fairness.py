@@ -101,10 +101,13 @@ def chains_reserve_fill(*, target: int, batch: int) -> int:
 
 
 def fair_deal_of(table: Table) -> fair.FairDeal:
-    """The table's ``FairDeal``, a seat without a seed dealt with the empty string."""
+    """The table's ``FairDeal``, a seat without a seed dealt with the empty string.
+
+    Its deal names the table's id, but for a game played offline
+    (``games.offline_upload``), dealt before it had a table: ``fair["table_id"]``."""
     assert table.fair is not None and table.pk is not None
     return fair.FairDeal(
-        table_id=table.pk,
+        table_id=int(table.fair.get("table_id", table.pk)),
         chains=tuple(bytes.fromhex(top) for top in table.fair["chains"]),
         seeds=tuple(seed or "" for seed in table.fair["seeds"]),
     )

@@ -279,3 +279,41 @@ class HandReview(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} hand {self.hand}: {self.status}"
+
+
+class OfflineGame(models.Model):
+    """A practice game played in the browser with no connection, then uploaded by
+    its player (``games.offline_upload``); its ``table`` is the finished practice
+    table the server's replay rebuilt, so it counts in the practice record and
+    opens in the history like any other.
+
+    One game counts once: a player sends each game under the id their browser gave
+    it, and its deal's secret (``seed``, 32 random bytes drawn by that browser)
+    names one game whoever sends it."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="offline_game"
+    )
+    # Like ``Seat.user``: a plain id in the table store (games/stores.py).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_constraint=False,
+    )
+    client_id = models.UUIDField(help_text="the id the player's browser gave the game")
+    seed = models.CharField(max_length=64, help_text="the deal's secret, as hex")
+    # When the player's device says the game ended (never in the future).
+    finished_at = models.DateTimeField()
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "client_id"], name="offline_game_once_per_player"
+            ),
+            models.UniqueConstraint(fields=["seed"], name="offline_game_one_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"offline game {self.client_id} (table {self.table_id})"

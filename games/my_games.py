@@ -32,6 +32,8 @@ class GameRow:
     date: datetime
     # The first hand with a review to open (0: no hand was played to its end).
     review_hand: int = 0
+    # Played offline and uploaded (``games.offline_upload``).
+    offline: bool = False
 
 
 def _result_words(table: Table, mine: Seat, seats: list[Seat]) -> str:
@@ -65,6 +67,7 @@ def _row(table: Table, user_id: int) -> GameRow:
         opponents=", ".join(others),
         date=table.finished_at or table.started_at or table.created_at,
         review_hand=1 if hands_finished(table=table) else 0,
+        offline=hasattr(table, "offline_game"),
     )
 
 
@@ -80,6 +83,7 @@ def player_games(*, user: User, page: int | str = 1) -> tuple[Page[Any], list[Ga
             )
         )
         .order_by("ended", "-created_at", "-pk")
+        .select_related("offline_game")
         .prefetch_related("seats__user")
     )
     paged = Paginator(tables, PER_PAGE).get_page(page)
@@ -99,5 +103,9 @@ def recent_games(*, player: User, viewer: Any) -> list[GameRow]:
     )
     if getattr(viewer, "pk", None) != player.pk:
         tables = tables.filter(mode__in=PUBLIC_MODES)
-    tables = tables.order_by("-finished_at", "-pk").prefetch_related("seats__user")
+    tables = (
+        tables.order_by("-finished_at", "-pk")
+        .select_related("offline_game")
+        .prefetch_related("seats__user")
+    )
     return [_row(t, player.pk) for t in tables[:RECENT]]

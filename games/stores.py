@@ -39,6 +39,7 @@ TABLE_STORE_MODELS = frozenset(
         "games.tableevent",
         "games.finishstep",
         "games.chainreserve",
+        "games.offlinegame",
     }
 )
 

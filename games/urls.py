@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import offline_views, views
 from games.replays import views as replays
 from games.reviews import views as reviews
 
@@ -11,6 +11,11 @@ public_urlpatterns = [
 
 urlpatterns = [
     path("play/", views.play, name="play"),
+    path("play/offline/", offline_views.offline_page, name="offline"),
+    path("play/offline/notice/", offline_views.offline_notice, name="offline-notice"),
+    path(
+        "play/offline/results/", offline_views.offline_results, name="offline-results"
+    ),
     path("games/", views.my_games, name="my-games"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="table-rematch"),

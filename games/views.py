@@ -22,9 +22,10 @@ from games.events import table_event_link, table_event_standing
 from games.fairness import table_fair_json
 from games.forms import PlayForm
 from games.history import table_hands, table_log_export
-from games.models import FinishStep, Seat, Table
+from games.models import FinishStep, OfflineGame, Seat, Table
 from games.my_games import player_games
 from games.names import seat_display_name, table_title, variant_dict, variant_title
+from games.offline_shell import runtime_ready
 from games.services import table_practice_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.stats import practice_stats
@@ -73,6 +74,8 @@ def play(request: SignedInRequest) -> HttpResponse:
             "variants": variants,
             "variant_list": list(variants.values()),
             "stats": practice_stats(user=request.user),
+            # The offline game, offered where its runtime is installed.
+            "offline_url": reverse("offline") if runtime_ready() else None,
         },
         status=status,
     )
@@ -201,6 +204,8 @@ def table_history(request: SignedInRequest, table_id: int) -> HttpResponse:
             "title": table_title(table),
             "seat_rows": [{"seat": s, "name": seat_display_name(s)} for s in seats],
             "hands": table_hands(table=table),
+            # Played offline and uploaded (``games.offline_upload``).
+            "offline": OfflineGame.objects.filter(table_id=table.pk).exists(),
         },
     )
 

@@ -125,7 +125,9 @@ def test_robots_names_the_sitemap_and_keeps_out_of_private_pages(crawler):
                  "/tables/12/replay.json", "/play/", "/play/online/", "/games/",
                  "/friends/", "/league/", "/league/standings.json", "/tournaments/",
                  "/rooms/new/", "/invitations/", "/accounts/login/", "/admin/",
-                 "/embed/", "/embed/draw/", "/i18n/setlang/", "/healthz"):  # fmt: skip
+                 "/embed/", "/embed/draw/", "/i18n/setlang/", "/healthz",
+                 "/sw.js", "/play/offline/", "/play/offline/notice/",
+                 "/play/offline/results/"):  # fmt: skip
         assert not robots_allows(robots, path), path
     for code in ("en", "es", "ar", "zh-hans", "fil"):
         for name, args in [*public_pages(), ("table-replay", ("12",)),
@@ -134,6 +136,7 @@ def test_robots_names_the_sitemap_and_keeps_out_of_private_pages(crawler):
             assert robots_allows(robots, path), path
     assert robots_allows(robots, "/tables/12/replay/?share=abc")
     assert robots_allows(robots, "/sitemap.xml")
+    assert robots_allows(robots, "/manifest.webmanifest")
 
 
 def one_address_routes() -> list[str]:
@@ -159,9 +162,16 @@ def one_address_routes() -> list[str]:
 
 
 # Addresses with one address that crawlers may read: the scripts a page needs to
-# render (a search engine renders pages), the crawlers' own files, and the block
-# and unblock forms under a public player page (they answer POST only).
-OPEN_ON_PURPOSE = ("/jsi18n/", "/robots.txt", "/sitemap.xml", "/players/")
+# render (a search engine renders pages), the web app manifest every page links
+# to, the crawlers' own files, and the block and unblock forms under a public
+# player page (they answer POST only).
+OPEN_ON_PURPOSE = (
+    "/jsi18n/",
+    "/manifest.webmanifest",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/players/",
+)
 
 
 def test_every_private_route_is_kept_from_crawlers(crawler):

@@ -60,6 +60,7 @@ MESSAGE_ARGS: dict[str, tuple[int, str]] = {
     "RoomError": (1, "message"),
     "StakeError": (1, "message"),
     "LeagueError": (1, "message"),
+    "UploadError": (1, "message"),
     "ValidationError": (0, "message"),
     "add_error": (1, "error"),
     "success": (1, "message"),

@@ -1,0 +1,91 @@
+"""The service worker in Chromium: a signed-in player's visit installs it; it keeps
+the app shell and nothing of the player's; offline, the Play page (where the
+installed app starts) answers with the offline game, the rules guide with its
+kept copy, and any other page with the offline notice."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import signup
+
+pytestmark = pytest.mark.e2e
+
+KEPT = """async () => {
+  const names = await caches.keys();
+  const shell = names.filter((name) => name.startsWith("shell-"));
+  if (shell.length !== 1) return null;
+  const cache = await caches.open(shell[0]);
+  const marked = await cache.match("/sw.js?cached-language");
+  if (!marked) return null;
+  const keys = (await cache.keys()).map((r) => new URL(r.url));
+  return {
+    name: shell[0],
+    keys: keys.map((u) => u.pathname + u.search),
+    offline: await (await cache.match("/play/offline/")).text(),
+  };
+}"""
+
+
+def kept(page: Page, timeout: float = 30) -> dict:
+    """The worker's cache once it has kept the shell and this page's language."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = page.evaluate(KEPT)
+        if found:
+            return dict(found)
+        time.sleep(0.3)
+    raise AssertionError("the service worker kept nothing")
+
+
+def worker_config(live_url: str) -> dict:
+    with urllib.request.urlopen(f"{live_url}/sw.js", timeout=10) as response:
+        script = response.read().decode()
+    found = re.search(r"^const CONFIG = (.*);$", script, re.MULTILINE)
+    assert found
+    return dict(json.loads(found.group(1)))
+
+
+def test_the_worker_keeps_the_shell_and_answers_offline(new_page, live_url):
+    page = new_page(width=390, height=800)
+    name = signup(page)
+    page.goto("/play/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    cache = kept(page)
+    config = worker_config(live_url)
+    assert cache["name"] == f"shell-{config['version']}"
+
+    # Only public addresses, and the kept pages hold nothing of the player's.
+    allowed = {
+        *config["pages"].values(),
+        *config["shell"],
+        *config["runtime"],
+        *config["catalogs"].values(),
+        *(url for urls in config["rules"].values() for url in urls),
+        "/sw.js?cached-language",
+    }
+    assert set(cache["keys"]) <= allowed, set(cache["keys"]) - allowed
+    assert "/play/" not in cache["keys"]
+    assert name not in cache["offline"]
+    assert "csrfmiddlewaretoken" not in cache["offline"]
+
+    context = page.context
+    context.set_offline(True)
+    try:
+        page.goto("/play/")
+        expect(page.locator("h1")).to_have_text("Practice offline")
+        page.goto("/wallet/")
+        expect(page.locator("#offline-notice h1")).to_have_text("You are offline")
+        page.goto("/rules/")
+        expect(page.locator("#footer-rules")).to_be_visible()
+        expect(page.locator("header")).not_to_contain_text(name)
+    finally:
+        context.set_offline(False)
+    page.goto("/play/")
+    expect(page.locator("header")).to_contain_text(name)
