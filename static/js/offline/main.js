@@ -31,7 +31,9 @@ const CHOICES = ["tiles_per_seat", "deal", "opening", "no_double"];
 // The engine loads in seconds once its files are here (bench/offline.py); past
 // this, the page says it cannot start rather than wait for ever.
 const LOAD_LIMIT_MS = 90000;
-// How long the engine waits for the service worker to say it keeps the runtime.
+// How long the engine waits for a service worker to be active (the first visit
+// installs it in about a second), then for it to say it keeps the runtime.
+const SW_WAIT_MS = 4000;
 const KEEP_WAIT_MS = 20000;
 
 let engine = null;
@@ -47,7 +49,7 @@ let generation = 0; // a new game or a leave makes older answers stale
 
 /**
  * Settles once the site's service worker has kept the runtime (it answers the
- * page's request, static/js/sw-register.js, with {type: "runtime"}), or at once
+ * page's request, static/js/sw-register.js, with {type: "runtime"}), or soon
  * where there is none. On the visit that installs it, the engine's own
  * downloads would otherwise fetch the same megabytes a second time; after it,
  * the engine's requests are answered from what the service worker and the
@@ -55,19 +57,19 @@ let generation = 0; // a new game or a leave makes older answers stale
  */
 function runtimeKept() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return Promise.resolve();
-  return new Promise((resolve) => {
-    let timer = null;
+  const wait = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+  const answered = new Promise((resolve) => {
     const heard = (event) => {
-      if (event.data?.type === "runtime") done();
-    };
-    const done = () => {
-      window.clearTimeout(timer);
+      if (event.data?.type !== "runtime") return;
       navigator.serviceWorker.removeEventListener("message", heard);
       resolve();
     };
-    timer = window.setTimeout(done, KEEP_WAIT_MS);
     navigator.serviceWorker.addEventListener("message", heard);
   });
+  const active = navigator.serviceWorker.ready.then(() => true);
+  return Promise.race([active, wait(SW_WAIT_MS).then(() => false)]).then((present) =>
+    present ? Promise.race([answered, wait(KEEP_WAIT_MS)]) : undefined,
+  );
 }
 
 const runtimeGate = config.runtime ? runtimeKept() : Promise.resolve();
