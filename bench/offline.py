@@ -2,6 +2,7 @@
 starts, and how long the computer thinks in the browser against the server.
 
     .venv/bin/python bench/offline.py [--port 8701] [--positions 40] [--skip-page]
+                                      [--show]
 
 Serves the site on the embedded default (SQLite, a fresh file) with its static
 files collected as production serves them (hashed, compressed), on daphne, and
@@ -36,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -120,14 +122,18 @@ def page_start_game(page: Any) -> float:
     return time.perf_counter() - began
 
 
-def part_page(browser: Any, url: str) -> dict[str, Any]:
+def part_page(browser: Any, url: str, *, show: bool = False) -> dict[str, Any]:
     context = browser.new_context(base_url=url)
     wire: list[int] = []
+    listed: list[tuple[int, str, str]] = []
 
     def finished(request: Any) -> None:
         size = request.sizes()
         if size["responseBodySize"] >= 0:  # negative: answered from a cache
             wire.append(size["responseBodySize"] + size["responseHeadersSize"])
+            response = request.response()
+            encoding = (response and response.headers.get("content-encoding")) or "-"
+            listed.append((wire[-1], encoding, request.url))
 
     context.on("requestfinished", finished)
     page = context.new_page()
@@ -152,20 +158,23 @@ def part_page(browser: Any, url: str) -> dict[str, Any]:
     context.set_offline(True)
     began = time.perf_counter()
     page.reload()
-    page.evaluate("() => window.dominoOffline && window.dominoOffline.engine().ready")
-    # A game in progress is resumed by the reload: leave it for a new one.
+    page.evaluate("() => window.dominoOffline.booted")
+    # The game in progress is resumed by the reload: leave it for a new one.
     page.evaluate(
-        """() => new Promise((resolve) => {
+        """() => {
           if (!document.getElementById('table-app').hidden) {
             window.confirm = () => true;
             document.getElementById('leave').click();
           }
-          resolve();
-        })"""
+        }"""
     )
+    page.wait_for_selector("#offline-setup", state="visible")
     offline_s = page_start_game(page)
     cached_total_s = time.perf_counter() - began
     context.close()
+    if show:
+        for size, encoding, address in sorted(listed, reverse=True)[:25]:
+            print(f"    {size / 1024:>8.1f} KB  {encoding:<5} {urlsplit(address).path}")
     return {
         "first_bytes": first_bytes,
         "first_requests": requests,
@@ -257,6 +266,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8701, help="daphne's port")
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--skip-page", action="store_true")
+    parser.add_argument(
+        "--show", action="store_true", help="list the first visit's largest responses"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -265,7 +277,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = launch(p)
             if not args.skip_page:
-                got = part_page(browser, url)
+                got = part_page(browser, url, show=args.show)
                 mb = got["first_bytes"] / 1024 / 1024
                 print(
                     f"first visit: {mb:.2f} MB on the wire in "

@@ -75,7 +75,8 @@ MIDDLEWARE = [
     # No free database connection: 503 "busy, try again", never a 500.
     "config.error_views.DatabaseBusyMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # whitenoise, collected files first (config/storage.py)
+    "config.storage.StaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

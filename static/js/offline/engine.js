@@ -4,8 +4,9 @@ export class Engine {
   /**
    * @param {{worker: string, pyodide: string, pure: string}} runtime the static
    *   URLs of the worker script, Pyodide's module and the pure packages' zip.
+   * @param {Promise} gate the engine loads its runtime once this settles.
    */
-  constructor(runtime) {
+  constructor(runtime, gate = Promise.resolve()) {
     this.runtime = runtime;
     this.worker = new Worker(runtime.worker, { type: "module" });
     this.next = 1;
@@ -23,7 +24,7 @@ export class Engine {
       for (const pending of this.waiting.values()) pending.reject(failure);
       this.waiting.clear();
     });
-    this.ready = this.call("init", { pyodide: runtime.pyodide, pure: runtime.pure });
+    this.ready = gate.then(() => this.call("init", { pyodide: runtime.pyodide, pure: runtime.pure }));
   }
 
   call(op, args) {

@@ -31,6 +31,10 @@ const CHOICES = ["tiles_per_seat", "deal", "opening", "no_double"];
 // The engine loads in seconds once its files are here (bench/offline.py); past
 // this, the page says it cannot start rather than wait for ever.
 const LOAD_LIMIT_MS = 90000;
+// How long the engine waits for a service worker to be active (the first visit
+// installs it in about a second), then for it to say it keeps the runtime.
+const SW_WAIT_MS = 4000;
+const KEEP_WAIT_MS = 20000;
 
 let engine = null;
 let ui = null;
@@ -40,6 +44,35 @@ let current = null;
 let settings = null; // the form's values the game was started with
 let pending = null; // the computer's timer
 let generation = 0; // a new game or a leave makes older answers stale
+
+// ---------------------------------------------------------------- the runtime
+
+/**
+ * Settles once the site's service worker has kept the runtime (it answers the
+ * page's request, static/js/sw-register.js, with {type: "runtime"}), or soon
+ * where there is none. On the visit that installs it, the engine's own
+ * downloads would otherwise fetch the same megabytes a second time; after it,
+ * the engine's requests are answered from what the service worker and the
+ * browser keep. Listening starts here, before the answer can come.
+ */
+function runtimeKept() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return Promise.resolve();
+  const wait = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+  const answered = new Promise((resolve) => {
+    const heard = (event) => {
+      if (event.data?.type !== "runtime") return;
+      navigator.serviceWorker.removeEventListener("message", heard);
+      resolve();
+    };
+    navigator.serviceWorker.addEventListener("message", heard);
+  });
+  const active = navigator.serviceWorker.ready.then(() => true);
+  return Promise.race([active, wait(SW_WAIT_MS).then(() => false)]).then((present) =>
+    present ? Promise.race([answered, wait(KEEP_WAIT_MS)]) : undefined,
+  );
+}
+
+const runtimeGate = config.runtime ? runtimeKept() : Promise.resolve();
 
 // ---------------------------------------------------------------- settings
 
@@ -306,7 +339,7 @@ async function boot() {
   ui.setConnection("open");
   // The table page's name for its renderer, which the browser tests read.
   window.dominoTable = { ui };
-  engine = new Engine(config.runtime);
+  engine = new Engine(config.runtime, runtimeGate);
   if (startButton) startButton.disabled = true;
   status(gettext("Loading the game…"));
   const slow = window.setTimeout(() => {
@@ -350,7 +383,7 @@ async function boot() {
   flush();
 }
 
-// For the browser tests and the benchmark: the engine, the renderer, the game.
+// For the browser tests and the benchmark: the engine, the renderer, the game,
+// and `booted`, settled once the page has resumed its game or shown the form.
 window.dominoOffline = { state: () => current, engine: () => engine, ui: () => ui, flush };
-
-if (config.runtime && setup && root && form) boot();
+if (config.runtime && setup && root && form) window.dominoOffline.booted = boot();
