@@ -20,7 +20,7 @@ export class Engine {
       else pending.reject(new Error(error));
     });
     this.worker.addEventListener("error", (event) => {
-      const failure = new Error(event.message || "the engine's worker failed");
+      const failure = new Error(event.message || event.type);
       for (const pending of this.waiting.values()) pending.reject(failure);
       this.waiting.clear();
     });
