@@ -1,25 +1,30 @@
-"""The double-dummy search on bit masks for the line layouts: Block, Draw, All
-Fives, Fives and Threes, Catalan.
+"""The line layouts on bit masks: Block, Draw, All Fives, Fives and Threes,
+Catalan.
 
 A position is a plain tuple ``(hands, seat, stock, a, da, b, db)``: hand bit
 masks per seat, the seat to decide, the stock's tiles in draw order and the
 two ends' values with their double flags (``a`` = -1 before the opening
-tile). The engine's rules for a line are repeated
-here, as ``games.engine.rules`` and ``games.engine.scoring`` state them, and
-the tests hold this game to the engine's own states move for move and value for
-value:
+tile). The engine's rules for a line are repeated here, as
+``games.engine.rules`` and ``games.engine.scoring`` state them, and the tests
+hold this game to the engine's own states move for move and value for value:
 
-* a play scores its end-sum at once (the claim convention of ``model``; the
-  match target never ends the hand, as ``model`` says);
+* a play scores its end-sum at once (the claim convention of ``game``; the
+  match target never ends the hand, as ``game`` says);
 * no play: ``block`` passes; ``draw`` and ``catalan`` draw until a tile fits
   (then the same seat plays) or the stock is empty (then it passes);
   ``all_fives`` and ``fives_and_threes`` draw one tile (never the last two) and
   the turn ends; the hand is blocked once no seat can play and none may draw;
-* the hand bonus is ``games.engine.scoring.score_hand``'s (``hand_points``).
+* the hand bonus is ``games.engine.scoring.score_hand``'s
+  (``scoring.hand_points``).
 
 Two ends with the same value and double flag are one place for a tile: only
 one of the two plays is a move (the engine offers both; they lead to mirror
 images with the same value).
+
+Besides the game the search walks (``children``, ``first``), ``greedy`` is a
+second playout policy for the hard player's leaves: it sees the next seat's
+hand and prefers leaving it without a play. ``line_plays`` lists a hand's plays
+on two ends for the bot's own playouts.
 """
 
 from __future__ import annotations
@@ -27,90 +32,51 @@ from __future__ import annotations
 from collections.abc import Hashable
 from operator import add
 
-from games.engine import Action, State, apply
+from games.engine import State
 from games.engine.options import Rules, rules_for
-from games.engine.scoring import end_points, round5
 from games.engine.state import DBL
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
 from games.engine.variants import LINE, STOCK_NONE, STOCK_ONE
-from games.review.model import (
+from games.solver.game import (
     Child,
+    EngineEntry,
     Finish,
     Points,
-    delta,
-    finish_of,
-    over,
     plays_left,
-    settle,
-    unbounded,
 )
+from games.solver.scoring import end_sum_table, hand_points, tile_list
 
 LinePos = tuple[tuple[int, ...], int, tuple[int, ...], int, bool, int, bool]
 
 BLOCKED = Finish("blocked")
 OUT_BONUS = 1000  # move ordering: going out first
+W_BLOCK = 10  # the greedy policy: the next seat left without a play
 
-_PIPS: dict[int, int] = {}
-
-
-def mask_pips(mask: int) -> int:
-    """Pips of a hand (cached)."""
-    p = _PIPS.get(mask)
-    if p is None:
-        p = 0
-        m = mask
-        while m:
-            low = m & -m
-            p += PIPS[low.bit_length() - 1]
-            m ^= low
-        if len(_PIPS) < 500_000:
-            _PIPS[mask] = p
-    return p
+# One play on a line: (tile, the end value it leaves, whether that end is a
+# double, the other end's value and flag, which end it went on: 0 or 1).
+LinePlay = tuple[int, int, bool, int, bool, int]
 
 
-def hand_points(r: Rules, hands: tuple[int, ...], out_seat: int) -> Points:
-    """The hand bonus per side (``score_hand``'s deltas) for the line scorings:
-    ``out_seat`` went out, or -1 for a blocked hand."""
-    side_of = r.side_of
-    side_pips = [0] * r.n_sides
-    for s, h in enumerate(hands):
-        side_pips[side_of[s]] += mask_pips(h)
-    deltas = [0] * r.n_sides
-    base = 0
-    if out_seat >= 0:
-        ws = side_of[out_seat]
-    else:
-        low = min(side_pips)
-        if side_pips.count(low) > 1:
-            return tuple(deltas)
-        ws = side_pips.index(low)
-        base = low
-    if r.scoring == "catalan" and out_seat < 0:
-        total = sum(side_pips)
-    else:
-        fives = r.scoring == "all_fives"
-        total = 0
-        for i, p in enumerate(side_pips):
-            if i != ws:
-                total += round5(p - base) if fives else p - base
-    deltas[ws] = total
-    return tuple(deltas)
-
-
-def _tiles(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+def line_plays(hand: int, a: int, da: bool, b: int, db: bool) -> list[LinePlay]:
+    """Every play of ``hand`` on the ends ``a``/``b`` (each with its double
+    flag), end ``a`` first, lowest tile first; two equal ends are one."""
+    out: list[LinePlay] = []
+    for which, (v, ov, od) in enumerate(((a, b, db), (b, a, da))):
+        if which == 1 and b == a and db == da:
+            break
+        for t in tile_list(hand & NUM_MASK[v]):
+            lo = TILE_LO[t]
+            out.append((t, TILE_HI[t] if lo == v else lo, IS_DOUBLE[t], ov, od, which))
     return out
 
 
-class LineGame:
-    """One deal of a line layout on bit masks (``model.DealGame``)."""
+class LineGame(EngineEntry):
+    """One deal of a line layout on bit masks (``game.DealGame``).
 
-    def __init__(self, state: State) -> None:
-        r = rules_for(state.options)
+    ``opening``: the tiles the first play may use (0: any), read from the
+    state a position before the opening comes from."""
+
+    def __init__(self, r: Rules, opening: int = 0) -> None:
         if r.layout != LINE:
             raise ValueError("LineGame plays the line layouts only")
         self.r = r
@@ -118,16 +84,20 @@ class LineGame:
         self.seats = r.seats
         self.side_of = r.side_of
         self.points = r.end_scoring
-        self.sums = (
-            tuple(end_points(r.scoring, x) for x in range(4 * r.set_max + 1))
-            if r.end_scoring
-            else ()
-        )
+        self.sums = end_sum_table(r.scoring) if r.end_scoring else ()
         self.one = r.stock == STOCK_ONE
         self.none = r.stock == STOCK_NONE
         self.reserve = r.reserve
-        self.opening = 0
+        self.opening = opening
         self.zero: Points = (0,) * r.n_sides
+
+    @classmethod
+    def of_state(cls, state: State) -> LineGame:
+        """The game of ``state``'s deal."""
+        opening = 0
+        for t in state.opening:
+            opening |= 1 << t
+        return cls(rules_for(state.options), opening)
 
     # ------------------------------------------------------------ protocol
 
@@ -150,38 +120,15 @@ class LineGame:
             ends = (a, bool(fa & DBL), b, bool(fb & DBL))
         else:
             ends = (-1, False, -1, False)
-            self.opening = 0  # the tiles the first play may use (0: any)
-            for t in s.opening:
-                self.opening |= 1 << t
         return (s.hands, s.turn, s.stock, *ends)
-
-    def _root(
-        self, before: State, action: Action | None, after: State
-    ) -> Child[LinePos]:
-        after = settle(self.r, after)
-        pts = delta(after, before)
-        placed = after.played - before.played
-        if over(after):
-            fin = finish_of(after) if after is not before else Finish("over")
-            return action, pts, None, fin, placed
-        return action, pts, self.position(after), None, placed
-
-    def enter(self, state: State) -> Child[LinePos]:
-        if over(state):
-            return None, self.zero, None, Finish("over"), 0
-        state = unbounded(state)
-        return self._root(state, None, state)
-
-    def after(self, state: State, seat: int, action: Action) -> Child[LinePos]:
-        state = unbounded(state)
-        return self._root(state, action, apply(state, seat, action))
 
     # ------------------------------------------------------------ moves
 
     def _drawable(self, stock: tuple[int, ...]) -> bool:
         return not self.none and len(stock) > self.reserve
 
-    def _union(self, hands: tuple[int, ...]) -> int:
+    @staticmethod
+    def _union(hands: tuple[int, ...]) -> int:
         u = 0
         for h in hands:
             u |= h
@@ -218,7 +165,7 @@ class LineGame:
         nxt = seat + 1 if seat + 1 < self.seats else 0
         return move, pts, (hands, nxt, stock, a, da, b, db), None, placed
 
-    def _play(
+    def play(
         self,
         pos: LinePos,
         t: int,
@@ -226,11 +173,19 @@ class LineGame:
         da: bool,
         b: int,
         db: bool,
-        made: int,
+        made: int | None = None,
     ) -> Child[LinePos]:
-        """``seat`` places ``t``, leaving the ends ``a``/``b``; ``made``: the
-        end-sum points, claimed at once."""
+        """The seat to move places ``t``, leaving the ends ``a``/``b``;
+        ``made``: the end-sum points, claimed at once (computed when
+        ``None``; the opening tile counts its two halves once)."""
         hands, seat, stock = pos[0], pos[1], pos[2]
+        if made is None:
+            made = 0
+            if self.sums:
+                if pos[3] < 0:
+                    made = self.sums[TILE_LO[t] + TILE_HI[t]]
+                else:
+                    made = self.sums[(a + a if da else a) + (b + b if db else b)]
         new = list(hands)
         new[seat] = hands[seat] & ~(1 << t)
         pts = self.zero
@@ -275,7 +230,7 @@ class LineGame:
         sums = self.sums
         out = []
         if a < 0:
-            for t in _tiles(hand & self.opening if self.opening else hand):
+            for t in tile_list(hand & self.opening if self.opening else hand):
                 lo, hi = TILE_LO[t], TILE_HI[t]
                 d = IS_DOUBLE[t]
                 made = sums[lo + hi] if sums else 0
@@ -288,7 +243,7 @@ class LineGame:
                 if b == a and db == da:
                     break
                 v, ov, od = b, a, da
-            for t in _tiles(hand & NUM_MASK[v]):
+            for t in tile_list(hand & NUM_MASK[v]):
                 lo = TILE_LO[t]
                 nv = TILE_HI[t] if lo == v else lo
                 nd = IS_DOUBLE[t]
@@ -308,16 +263,42 @@ class LineGame:
             return [self._stuck(pos)]
         opts = self._options(pos)
         opts.sort(key=lambda x: (-x[0], x[1]))
-        return [
-            self._play(pos, t, a, da, b, db, m) for _, _, t, a, da, b, db, m in opts
-        ]
+        return [self.play(pos, t, a, da, b, db, m) for _, _, t, a, da, b, db, m in opts]
 
     def first(self, pos: LinePos) -> Child[LinePos]:
         """``children(pos)[0]``, building no other move."""
         if self._stuck_at(pos):
             return self._stuck(pos)
         _, _, t, a, da, b, db, m = min(self._options(pos), key=lambda x: (-x[0], x[1]))
-        return self._play(pos, t, a, da, b, db, m)
+        return self.play(pos, t, a, da, b, db, m)
+
+    def greedy(self, pos: LinePos) -> Child[LinePos]:
+        """The hard player's playout policy: weight, doubles, points made
+        (twice) and the next seat left without a play (a partner: the
+        reverse), seeing the next seat's hand; the first best play of
+        ``line_plays``'s order."""
+        hands, seat, _, a, da, b, db = pos
+        if a < 0:
+            return self.first(pos)
+        if self._stuck_at(pos):
+            return self._stuck(pos)
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        foe = self.side_of[nxt] != self.side_of[seat]
+        nh = hands[nxt]
+        sums = self.sums
+        best_v = -1e18
+        best = (0, 0, False, 0, False, 0)
+        for t, nv, nd, ov, od, _ in line_plays(hands[seat], a, da, b, db):
+            made = (
+                sums[(nv + nv if nd else nv) + (ov + ov if od else ov)] if sums else 0
+            )
+            val = PIPS[t] + (3.0 if nd else 0.0) + 2 * made
+            if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
+                val += W_BLOCK if foe else -W_BLOCK
+            if val > best_v:
+                best_v = val
+                best = (t, nv, nd, ov, od, made)
+        return self.play(pos, *best)
 
     @staticmethod
     def _guess(t: int, made: int, hand: int) -> int:
@@ -332,4 +313,4 @@ def _add(a: Points, b: Points) -> Points:
     return tuple(map(add, a, b))
 
 
-__all__ = ["LineGame", "LinePos", "hand_points", "mask_pips"]
+__all__ = ["LineGame", "LinePlay", "LinePos", "line_plays"]
