@@ -141,6 +141,15 @@ def _add(a: Points, b: Points) -> Points:
     return tuple(map(add, a, b))
 
 
+def _joined(pts: Points, sub: Line | None, fin: Finish | None) -> Line:
+    """The line of a move making ``pts``: followed by ``sub``, or ending the
+    hand as ``fin``."""
+    if sub is None:
+        assert fin is not None
+        return pts, fin
+    return _add(pts, sub[0]), sub[1]
+
+
 Line = tuple[Points, Finish]
 
 
@@ -387,26 +396,33 @@ class Search(Generic[P]):
         objective = self.objective
         maxing = objective.maxing(self.game.mover_side(pos))
         best_v = -BIG if maxing else BIG
-        best_line: Line | None = None
-        chosen = 0
+        # the best move's points and the line below it (``None``: it ended
+        # the hand, with ``best_fin``); the line is built once, at the end
+        best_pts: Points = self.zero
+        best_sub: Line | None = None
+        best_fin: Finish | None = None
+        chosen = -1
+        prune = self.prune
         for i, (_, pts, nxt, fin, placed) in self._kids(pos, best_i):
+            sub: Line | None = None
             if nxt is None:
                 assert fin is not None
-                v, line = objective.end(pts, fin), (pts, fin)
+                v = objective.end(pts, fin)
             else:
                 c = objective.edge(pts)
                 sv, sub = self._ab(nxt, depth - placed, alpha - c, beta - c)
-                v, line = c + sv, (_add(pts, sub[0]), sub[1])
+                v = c + sv
             if maxing:
                 if v > best_v:
-                    best_v, best_line, chosen = v, line, i
+                    best_v, best_pts, best_sub, best_fin, chosen = v, pts, sub, fin, i
                     alpha = max(alpha, v)
             elif v < best_v:
-                best_v, best_line, chosen = v, line, i
+                best_v, best_pts, best_sub, best_fin, chosen = v, pts, sub, fin, i
                 beta = min(beta, v)
-            if self.prune and alpha >= beta:
+            if prune and alpha >= beta:
                 break
-        assert best_line is not None
+        assert chosen >= 0
+        best_line = _joined(best_pts, best_sub, best_fin)
         below = self.horizon
         self.horizon = outer or below
         if key is not None:
