@@ -49,6 +49,7 @@ from games.solver.scoring import end_sum_table, hand_points, tile_list
 LinePos = tuple[tuple[int, ...], int, tuple[int, ...], int, bool, int, bool]
 
 BLOCKED = Finish("blocked")
+_BLOCKED, _MOVED_ON, _PLAYS = 0, 1, 2  # ``_rollout_stuck``'s outcomes
 OUT_BONUS = 1000  # move ordering: going out first
 W_BLOCK = 10  # the greedy policy: the next seat left without a play
 
@@ -126,6 +127,10 @@ class LineGame(EngineEntry):
 
     def _drawable(self, stock: tuple[int, ...]) -> bool:
         return not self.none and len(stock) > self.reserve
+
+    def _drawable_at(self, stock: tuple[int, ...], si: int) -> bool:
+        """``_drawable`` of the stock from its ``si``-th tile on."""
+        return not self.none and len(stock) - si > self.reserve
 
     @staticmethod
     def _union(hands: tuple[int, ...]) -> int:
@@ -263,7 +268,37 @@ class LineGame(EngineEntry):
             return [self._stuck(pos)]
         opts = self._options(pos)
         opts.sort(key=lambda x: (-x[0], x[1]))
-        return [self.play(pos, t, a, da, b, db, m) for _, _, t, a, da, b, db, m in opts]
+        # ``play`` for each option, with what they share worked out once
+        hands, seat, stock = pos[0], pos[1], pos[2]
+        hand = hands[seat]
+        others = 0
+        for i, h in enumerate(hands):
+            if i != seat:
+                others |= h
+        open_stock = self._drawable(stock)
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        side = self.side_of[seat]
+        zero = self.zero
+        new = list(hands)
+        out: list[Child[LinePos]] = []
+        for _, _, t, a, da, b, db, made in opts:
+            rest = hand & ~(1 << t)
+            new[seat] = rest
+            nh = tuple(new)
+            pts = zero
+            if made:
+                p = list(zero)
+                p[side] = made
+                pts = tuple(p)
+            if not rest:
+                bonus = hand_points(self.r, nh, seat)
+                out.append((t, _add(pts, bonus), None, Finish("out", seat), 1))
+            elif not open_stock and not (others | rest) & (NUM_MASK[a] | NUM_MASK[b]):
+                bonus = hand_points(self.r, nh, -1)
+                out.append((t, _add(pts, bonus), None, BLOCKED, 1))
+            else:
+                out.append((t, pts, (nh, nxt, stock, a, da, b, db), None, 1))
+        return out
 
     def first(self, pos: LinePos) -> Child[LinePos]:
         """``children(pos)[0]``, building no other move."""
@@ -284,21 +319,114 @@ class LineGame(EngineEntry):
             return self._stuck(pos)
         nxt = seat + 1 if seat + 1 < self.seats else 0
         foe = self.side_of[nxt] != self.side_of[seat]
-        nh = hands[nxt]
+        return self.play(pos, *self._pick(hands[seat], hands[nxt], foe, a, da, b, db))
+
+    def _pick(
+        self, hand: int, nh: int, foe: bool, a: int, da: bool, b: int, db: bool
+    ) -> tuple[int, int, bool, int, bool, int]:
+        """``greedy``'s play for ``hand`` (some tile fits), the next seat
+        holding ``nh`` (``foe``: an opponent): (tile, the end it leaves and its
+        flag, the other end and its flag, the points made)."""
         sums = self.sums
         best_v = -1e18
         best = (0, 0, False, 0, False, 0)
-        for t, nv, nd, ov, od, _ in line_plays(hands[seat], a, da, b, db):
-            made = (
-                sums[(nv + nv if nd else nv) + (ov + ov if od else ov)] if sums else 0
-            )
-            val = PIPS[t] + (3.0 if nd else 0.0) + 2 * made
-            if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
-                val += W_BLOCK if foe else -W_BLOCK
-            if val > best_v:
-                best_v = val
-                best = (t, nv, nd, ov, od, made)
-        return self.play(pos, *best)
+        for which in (0, 1):
+            if which == 0:
+                v, ov, od = a, b, db
+            else:
+                if b == a and db == da:
+                    break
+                v, ov, od = b, a, da
+            m = hand & NUM_MASK[v]
+            while m:
+                low = m & -m
+                m ^= low
+                t = low.bit_length() - 1
+                lo = TILE_LO[t]
+                nv = TILE_HI[t] if lo == v else lo
+                nd = IS_DOUBLE[t]
+                made = (
+                    sums[(nv + nv if nd else nv) + (ov + ov if od else ov)]
+                    if sums
+                    else 0
+                )
+                val = PIPS[t] + (3.0 if nd else 0.0) + 2 * made
+                if not nh & (NUM_MASK[nv] | NUM_MASK[ov]):
+                    val += W_BLOCK if foe else -W_BLOCK
+                if val > best_v:
+                    best_v = val
+                    best = (t, nv, nd, ov, od, made)
+        return best
+
+    def greedy_rollout(self, pos: LinePos) -> tuple[Points, Finish, int] | None:
+        """``greedy`` played from ``pos`` to the hand's end in one loop, on a
+        list of hands changed in place: the points each side makes, how the
+        hand ends and the steps taken (each a step of the policy: a play, a
+        pass, or a seat's draws). ``None`` before the opening tile."""
+        hands_t, seat, stock, a, da, b, db = pos
+        if a < 0:
+            return None
+        hands = list(hands_t)
+        n = self.seats
+        side_of = self.side_of
+        pts = [0] * self.n_sides
+        # draws are allowed while ``si`` is below ``limit`` (``_drawable_at``)
+        limit = -1 if self.none else len(stock) - self.reserve
+        si = 0
+        steps = 0
+        while True:
+            steps += 1
+            hand = hands[seat]
+            fit = NUM_MASK[a] | NUM_MASK[b]
+            nxt = seat + 1 if seat + 1 < n else 0
+            if not hand & fit:
+                si, went = self._rollout_stuck(hands, seat, stock, si, fit)
+                if went == _BLOCKED:
+                    return self._ended(pts, hands, -1, steps)
+                if went == _MOVED_ON:
+                    seat = nxt
+                continue
+            foe = side_of[nxt] != side_of[seat]
+            t, a, da, b, db, made = self._pick(hand, hands[nxt], foe, a, da, b, db)
+            hand ^= 1 << t
+            hands[seat] = hand
+            pts[side_of[seat]] += made
+            if not hand:
+                return self._ended(pts, hands, seat, steps)
+            if si >= limit and not _union(hands) & (NUM_MASK[a] | NUM_MASK[b]):
+                return self._ended(pts, hands, -1, steps)
+            seat = nxt
+
+    def _rollout_stuck(
+        self, hands: list[int], seat: int, stock: tuple[int, ...], si: int, fit: int
+    ) -> tuple[int, int]:
+        """``_stuck`` in place, the stock read from ``si``: the new ``si``
+        and whether the hand is blocked, the turn moves on, or the same seat
+        now plays."""
+        hand = hands[seat]
+        if not self._drawable_at(stock, si):
+            return si, _BLOCKED if not _union(hands) & fit else _MOVED_ON
+        if self.one:
+            hands[seat] = hand | 1 << stock[si]
+            si += 1
+            if not self._drawable_at(stock, si) and not _union(hands) & fit:
+                return si, _BLOCKED
+            return si, _MOVED_ON
+        while not hand & fit and si < len(stock):
+            hand |= 1 << stock[si]
+            si += 1
+        hands[seat] = hand
+        if hand & fit:
+            return si, _PLAYS
+        return si, _BLOCKED if not _union(hands) & fit else _MOVED_ON
+
+    def _ended(
+        self, pts: list[int], hands: list[int], out_seat: int, steps: int
+    ) -> tuple[Points, Finish, int]:
+        """A rollout's end: its points with the hand's bonus, how it ended."""
+        bonus = hand_points(self.r, tuple(hands), out_seat)
+        fin = Finish("out", out_seat) if out_seat >= 0 else BLOCKED
+        return _add(tuple(pts), bonus), fin, steps
 
     @staticmethod
     def _guess(t: int, made: int, hand: int) -> int:
@@ -311,6 +439,13 @@ class LineGame(EngineEntry):
 
 def _add(a: Points, b: Points) -> Points:
     return tuple(map(add, a, b))
+
+
+def _union(hands: list[int]) -> int:
+    u = 0
+    for h in hands:
+        u |= h
+    return u
 
 
 __all__ = ["LineGame", "LinePlay", "LinePos", "line_plays"]

@@ -218,7 +218,13 @@ class Search(Generic[P]):
 
     ``objective``: alpha-beta on that value whatever the number of sides
     (default: side 0's margin with two sides, max^n with more). ``policy``: the
-    move of the heuristic playouts at the horizon (default ``Game.first``).
+    move of the heuristic playouts at the horizon (default ``Game.first``);
+    ``rollout``, when given, plays that policy to the hand's end in one call
+    (its points, finish and steps; ``None`` where it cannot), the same line
+    for less work. ``node_units``: what a searched node counts against the
+    allowance, a playout step counting one (a caller whose playouts are far
+    cheaper than its nodes counts the nodes dearer, so that the allowance
+    follows the work).
     """
 
     def __init__(
@@ -232,12 +238,16 @@ class Search(Generic[P]):
         order: bool = True,
         objective: Objective | None = None,
         policy: Callable[[P], Child[P]] | None = None,
+        rollout: Callable[[P], tuple[Points, Finish, int] | None] | None = None,
+        node_units: int = 1,
     ) -> None:
         self.game = game
         self.sign = -1 if penalties else 1
         self.two = objective is not None or game.n_sides == 2
         self.objective: Objective = objective or SideZeroMargin(self.sign)
         self.policy = policy or game.first
+        self.rollout = rollout
+        self.node_units = node_units
         self.max_nodes = max_nodes
         self.use_table = table
         self.prune = prune
@@ -325,14 +335,15 @@ class Search(Generic[P]):
         """The objective's value of a whole line (an end reached)."""
         return self.objective.end(line[0], line[1])
 
-    def _count(self) -> None:
-        self.nodes += 1
+    def _count(self, units: int = 1) -> None:
+        self.nodes += units
         if self.nodes > self.cap:
             raise OutOfNodes
 
     def playout(self, pos: P) -> Line:
-        """The heuristic leaf: every seat plays the game's greedy move
-        (``Game.first``) to the end of the hand (remembered per position)."""
+        """The heuristic leaf: every seat plays the policy's move (default
+        ``Game.first``) to the end of the hand (remembered per position); one
+        node per step of the policy."""
         self.horizon = True
         game = self.game
         key = game.key(pos) if self.use_table else None
@@ -340,6 +351,16 @@ class Search(Generic[P]):
             hit = self.leaves.get(key)
             if hit is not None:
                 return hit
+        if self.rollout is not None:
+            done = self.rollout(pos)
+            if done is not None:
+                pts, fin, steps = done
+                self.nodes += steps
+                if self.nodes > self.cap:
+                    raise OutOfNodes
+                if key is not None:
+                    self.leaves[key] = (pts, fin)
+                return pts, fin
         total = self.zero
         at = pos
         policy = self.policy
@@ -379,7 +400,7 @@ class Search(Generic[P]):
 
     def _ab(self, pos: P, depth: int, alpha: float, beta: float) -> tuple[float, Line]:
         """Fail-soft alpha-beta on the objective: (value, line)."""
-        self._count()
+        self._count(self.node_units)
         tag, key, hit = self._probe(pos, depth)
         if tag != EXACT and depth <= 0:
             line = self.playout(pos)
@@ -437,7 +458,7 @@ class Search(Generic[P]):
 
     def _maxn(self, pos: P, depth: int) -> Line:
         """max^n: the mover's preferred line (``_preference``)."""
-        self._count()
+        self._count(self.node_units)
         tag, key, hit = self._probe(pos, depth)
         if tag != EXACT and depth <= 0:
             return self.playout(pos)

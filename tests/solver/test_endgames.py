@@ -350,3 +350,67 @@ def test_a_search_runs_out_of_nodes_where_it_says() -> None:
     (v,) = full.scores([root], 99)
     assert not full.horizon
     assert v == minimax(s)
+
+
+class _SeatZero:
+    """Side 0's points against every other side's (a ``games.solver.Objective``
+    for any number of sides)."""
+
+    def maxing(self, side: int) -> bool:
+        return side == 0
+
+    def edge(self, pts: tuple[int, ...]) -> float:
+        return pts[0] * len(pts) - sum(pts)
+
+    def end(self, pts: tuple[int, ...], finish: Finish) -> float:
+        return self.edge(pts)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [("block", 2), ("block", 4), ("draw", 3), ("all_fives", 2), ("catalan", 4)],
+)
+def test_the_greedy_rollout_is_the_greedy_policy_played_out(
+    variant: str, seats: int
+) -> None:
+    """``LineGame.greedy_rollout`` (one loop, in place) gives the line and the
+    step count of ``greedy`` played step by step, and so does a search's leaf
+    with and without it."""
+    import random
+
+    from games.solver.game import over
+    from tests.support.positions import advance
+
+    o = options_for(variant, seats=seats)
+    checked = 0
+    for seed in range(30):
+        s = advance(new_match(o, seed), 1 + seed % 9, seed)
+        if over(s) or s.phase != "play" or not s.played or s.muggins is not None:
+            continue
+        game = LineGame.of_state(s)
+        pos = game.position(s)
+        total = (0,) * game.n_sides
+        steps = 0
+        at = pos
+        while True:
+            steps += 1
+            _, pts, nxt, fin, _ = game.greedy(at)
+            total = tuple(a + b for a, b in zip(total, pts, strict=True))
+            if nxt is None:
+                break
+            at = nxt
+        assert game.greedy_rollout(pos) == (total, fin, steps), (variant, seed)
+        root = [(None, (0,) * game.n_sides, pos, None, 0)]
+        plain = Search(game, objective=_SeatZero(), policy=game.greedy, max_nodes=10**6)
+        fast = Search(
+            game,
+            objective=_SeatZero(),
+            policy=game.greedy,
+            rollout=game.greedy_rollout,
+            max_nodes=10**6,
+        )
+        depth = random.Random(seed).randrange(0, 4)
+        assert plain.scores(root, depth) == fast.scores(root, depth)
+        assert plain.nodes == fast.nodes
+        checked += 1
+    assert checked >= 10

@@ -53,6 +53,10 @@ MAX_DEPTH = 40
 GROWTH = 3.0  # expected growth of the nodes per two plies of depth
 POOL = 200  # deals weighed per decision before the solved ones are drawn
 POOL_COST = 10  # nodes charged per weighed deal (~ its CPU cost)
+# Units an alpha-beta node counts, a playout step counting one: a node builds
+# every move's position, a step of the in-place greedy playout does not
+# (measured: a node about four steps' CPU, ``bench/search_cost.py --only draw``).
+NODE_UNITS = 3
 
 
 def units_per_ms(r: Rules) -> float:
@@ -75,7 +79,12 @@ def root_values(
     r = root.r
     game = LineGame(r)
     search = SolverSearch(
-        game, objective=SideValue(r, root.side), policy=game.greedy, max_nodes=cap
+        game,
+        objective=SideValue(r, root.side),
+        policy=game.greedy,
+        rollout=game.greedy_rollout,
+        node_units=NODE_UNITS,
+        max_nodes=cap,
     )
     hands, stock = deal
     pos = _position(view, root.seat, hands, stock)
