@@ -351,16 +351,15 @@ class Search(Generic[P]):
             hit = self.leaves.get(key)
             if hit is not None:
                 return hit
-        if self.rollout is not None:
-            done = self.rollout(pos)
-            if done is not None:
-                pts, fin, steps = done
-                self.nodes += steps
-                if self.nodes > self.cap:
-                    raise OutOfNodes
-                if key is not None:
-                    self.leaves[key] = (pts, fin)
-                return pts, fin
+        done = self.rollout(pos) if self.rollout is not None else None
+        if done is not None:
+            made, end, steps = done
+            self.nodes += steps
+            if self.nodes > self.cap:
+                raise OutOfNodes
+            if key is not None:
+                self.leaves[key] = (made, end)
+            return made, end
         total = self.zero
         at = pos
         policy = self.policy
