@@ -274,48 +274,48 @@ class LayoutGame(EngineEntry):
         pts = self._points(seat, made)
         return guess, self._next(nh, seat, stock, ends2, spin2, move, pts, 1)
 
-    def _doubles(self, pos: LayoutPos) -> list[tuple[int, Child[LayoutPos]]]:
-        """Spider: every way to lay two or more doubles in one move."""
-        hands, seat, stock, ends, spin, _ = pos
+    def _combos(self, pos: LayoutPos) -> list[tuple[int, tuple[int, ...]]]:
+        """Spider: every way to lay two or more doubles in one move, with its
+        guess (the doubles' weight and, going out, ``OUT_BONUS``)."""
+        hands, seat, _, ends, _, _ = pos
         hand = hands[seat]
         open_v = 0
         for e in ends:
             if not e & CLOSED:
                 open_v |= 1 << (e >> _VALUE)
         ds = [t for t in tile_list(hand & DOUBLES_MASK) if open_v >> TILE_LO[t] & 1]
-        out: list[tuple[int, Child[LayoutPos]]] = []
+        out: list[tuple[int, tuple[int, ...]]] = []
         for k in range(2, len(ds) + 1):
             for combo in combinations(ds, k):
-                lst = list(ends)
-                rest = hand
-                guess = 0
-                for t in combo:
-                    d = TILE_LO[t]
-                    for i, e in enumerate(lst):
-                        if e >> _VALUE == d and not e & CLOSED:
-                            lst[i] = end_code(d, DBL)
-                            break
-                    rest &= ~(1 << t)
-                    guess += PIPS[t] + 3
-                lst.sort()
-                ends2 = tuple(lst)
-                new = list(hands)
-                new[seat] = rest
-                nh = tuple(new)
-                if rest:
-                    close = tuple(TILE_LO[t] for t in combo)
-                    kid: Child[LayoutPos] = (
-                        combo,
-                        self.zero,
-                        (nh, seat, stock, ends2, spin, close),
-                        None,
-                        k,
-                    )
-                else:
+                guess = sum(PIPS[t] + 3 for t in combo)
+                if not hand & ~sum(1 << t for t in combo):
                     guess += OUT_BONUS
-                    kid = self._next(nh, seat, stock, ends2, spin, combo, self.zero, k)
-                out.append((guess, kid))
+                out.append((guess, combo))
         return out
+
+    def _lay(self, pos: LayoutPos, combo: tuple[int, ...]) -> Child[LayoutPos]:
+        """Spider: the doubles of ``combo`` laid in one move, each on an open
+        end of its value."""
+        hands, seat, stock, ends, spin, _ = pos
+        lst = list(ends)
+        rest = hands[seat]
+        for t in combo:
+            d = TILE_LO[t]
+            for i, e in enumerate(lst):
+                if e >> _VALUE == d and not e & CLOSED:
+                    lst[i] = end_code(d, DBL)
+                    break
+            rest &= ~(1 << t)
+        lst.sort()
+        ends2 = tuple(lst)
+        new = list(hands)
+        new[seat] = rest
+        nh = tuple(new)
+        k = len(combo)
+        if rest:
+            close = tuple(TILE_LO[t] for t in combo)
+            return combo, self.zero, (nh, seat, stock, ends2, spin, close), None, k
+        return self._next(nh, seat, stock, ends2, spin, combo, self.zero, k)
 
     def _closes(self, pos: LayoutPos) -> list[tuple[int, Child[LayoutPos]]]:
         """Spider's close phase: close any of the doubles just laid, or none."""
@@ -375,7 +375,7 @@ class LayoutGame(EngineEntry):
             for t in tile_list(hand & NUM_MASK[e >> _VALUE])
         ]
         if self.layout == SPIDER:
-            out.extend(self._doubles(pos))
+            out.extend((g, self._lay(pos, combo)) for g, combo in self._combos(pos))
         return out
 
     def children(self, pos: LayoutPos) -> list[Child[LayoutPos]]:
@@ -384,13 +384,35 @@ class LayoutGame(EngineEntry):
         return [moves[i][1] for i in order]
 
     def first(self, pos: LayoutPos) -> Child[LayoutPos]:
-        """``children(pos)[0]``."""
-        moves = self._moves(pos)
-        best = 0
-        for i in range(1, len(moves)):
-            if moves[i][0] > moves[best][0]:
-                best = i
-        return moves[best][1]
+        """``children(pos)[0]``, building only that move where no end-sum
+        scores (a play's guess then needs no new layout)."""
+        hands, seat, _, ends, _, close = pos
+        if close or not ends or self.sums:
+            moves = self._moves(pos)
+            best = 0
+            for i in range(1, len(moves)):
+                if moves[i][0] > moves[best][0]:
+                    best = i
+            return moves[best][1]
+        hand = hands[seat]
+        fit = fits(ends)
+        if not hand & fit:
+            return self._stuck(pos, fit)
+        top = -1
+        play = (0, 0)
+        for e in playable(ends):
+            for t in tile_list(hand & NUM_MASK[e >> _VALUE]):
+                g = self._guess(seat, t, 0, hand & ~(1 << t))
+                if g > top:
+                    top, play = g, (t, e)
+        if self.layout == SPIDER:
+            lay: tuple[int, ...] = ()
+            for g, combo in self._combos(pos):
+                if g > top:
+                    top, lay = g, combo
+            if lay:
+                return self._lay(pos, lay)
+        return self._play(pos, *play)[1]
 
     def _guess(self, seat: int, t: int, made: int, rest: int) -> int:
         """The mover's liking for a play: going out, points, weight shed,

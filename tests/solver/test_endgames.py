@@ -414,3 +414,33 @@ def test_the_greedy_rollout_is_the_greedy_policy_played_out(
         assert plain.nodes == fast.nodes
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [("cross", 3), ("grand_cross", 2), ("fives", 2), ("spider", 2), ("draw", 2)],
+)
+def test_first_is_the_first_child(variant: str, seats: int) -> None:
+    """A heuristic playout's move (``first``, which builds one move where it
+    can) is the move ordering's first on every position of random hands."""
+    import random
+
+    from games.solver import game_for
+    from games.solver.game import over, settle
+
+    o = options_for(variant, seats=seats, set_max=6)
+    checked = 0
+    for seed in range(6):
+        s = new_match(o, seed)
+        rng = random.Random(seed)
+        while not over(s):
+            s = unbounded(settle(rules_for(o), s))
+            if over(s):
+                break
+            game = game_for(s)
+            pos = game.position(s)
+            assert game.first(pos) == game.children(pos)[0]
+            checked += 1
+            acts = [a for a in legal_actions(s, s.turn) if a.type != "muggins"]
+            s = apply(s, s.turn, rng.choice(acts))
+    assert checked > 50
