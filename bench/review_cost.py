@@ -17,7 +17,7 @@ is played by ``medium`` at every seat, then, one hand at a time:
   budgets of ``games.review.hand``; the CPU time of the whole per hand, and of
   ``single`` alone;
 * ``solve``: the double-dummy solve of the hand from its first play
-  (``games.review.solver.solve`` at the default allowance): CPU time per solve,
+  (``games.solver.solve`` at the default allowance): CPU time per solve,
   its nodes, and whether it was exact.
 
 Printed per configuration: p50 and p95 of each time (``time.process_time``,
@@ -62,7 +62,7 @@ from games.review.faceup import face_up_line
 from games.review.hand import FACE_UP_NODES, LUCK_NODES
 from games.review.luck import deal_luck
 from games.review.single import DEFAULT_MAX_NODES, DEFAULT_SAMPLES, review_hand
-from games.review.solver import solve
+from games.solver import solve
 
 CONFIGS: list[tuple[str, str, dict[str, object]]] = [
     ("block 2", "block", {"seats": 2}),

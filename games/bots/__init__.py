@@ -68,7 +68,7 @@ Layout
 * ``easy``, ``medium``: the two simple levels;
 * ``hard/``: the search level (``hard/__init__``: ``HardBot``, the table from
   variant to search; ``budget``, ``deals``, ``inference``, ``line_model``,
-  ``solver``, ``means``: its parts; ``model_search``, ``line_search``,
+  ``line_playout``, ``means``: its parts; ``model_search``, ``line_search``,
   ``playouts``: its searches; ``machine``: the machine speed).
 """
 

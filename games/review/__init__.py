@@ -4,10 +4,9 @@ Pure Python like ``games.engine`` and ``games.bots``: no Django, no I/O, no
 clock in what is computed. The pages, the worker's task and the storage of a
 review live elsewhere and call this package.
 
-Modules: ``solver`` (the double-dummy solver: a hand's result with perfect
-play, every tile known), ``model`` (the positions it searches, and the
-conventions of perfect play), ``state_game`` and ``line_game`` (the engine's
-states, any variant; bit masks, the line layouts), ``single`` (a decision
-judged by what its seat knew: sampled deals, each solved double dummy) and
-``luck`` (the strength of a seat's deal). docs/review.md tells the decisions.
+Modules: ``single`` (a decision judged by what its seat knew: sampled deals,
+each solved double dummy by ``games.solver``), ``faceup`` (every step of a hand
+valued face up), ``luck`` (the strength of a seat's deal), ``labels``, ``hand``
+(a whole hand's review and its budgets) and ``export`` (a review as JSON).
+docs/review.md tells the decisions.
 """

@@ -25,9 +25,9 @@ from games.engine.options import rules_for
 from games.review.faceup import FaceUpStep
 from games.review.hand import Budget, HandReview
 from games.review.luck import Luck
-from games.review.model import Finish
 from games.review.single import DecisionReview, OptionValue
-from games.review.solver import Solution
+from games.solver.game import Finish
+from games.solver.search import Solution
 
 # The stored result's format: summaries count judged decisions ("judged"), and
 # only judged decisions carry a label.

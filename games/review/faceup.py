@@ -5,7 +5,7 @@ For each step of the hand (the state before an action, the seat, the action),
 tile known (the points each side makes to the end of the hand, and how it
 ends), the result of the action taken, and whether the action *changed* it:
 whether the mover's side gave up margin against the best option. The whole
-hand shares one ``solver.DoubleDummy`` (one deal), so the later positions
+hand shares one ``games.solver.DoubleDummy`` (one deal), so the later positions
 reuse the work of the earlier ones. A value that needed a depth limit says so
 (``Solution.exact``); a step is marked as a change only when every option was
 valued exactly: a depth-limited comparison is a heuristic guess, never a
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from games.engine import Action, State, apply, current_seat
 from games.engine.actions import MUGGINS
 from games.engine.options import rules_for
-from games.review.solver import (
+from games.solver.search import (
     DEFAULT_MAX_NODES,
     DoubleDummy,
     Solution,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from games.engine import State
 from games.engine.options import rules_for
-from games.review.solver import DEFAULT_MAX_NODES, DoubleDummy, Solution, margin
+from games.solver.search import DEFAULT_MAX_NODES, DoubleDummy, Solution, margin
 
 LIVE = ("play", "claim", "close")
 

@@ -1,7 +1,7 @@
 """Single-dummy review: a decision judged by what its seat knew then.
 
 For a decision with more than one option (a Muggins call is never one: see
-``solver``), the value of each option is its expected margin for the seat's
+``games.solver``), the value of each option is its expected margin for the seat's
 side (points its side makes from the decision to the end of the hand, minus
 the mean of the other sides'; partners are judged as one side) over deals of
 the tiles the seat could not see:
@@ -14,7 +14,7 @@ the tiles the seat could not see:
 2. where plays were weighed, ``POOL_FACTOR`` times the deals wanted are drawn
    and ``samples`` of them are resampled in proportion to their weights
    (systematic resampling), so each solved deal counts once;
-3. each deal is solved double dummy (``solver.DoubleDummy``) for every option,
+3. each deal is solved double dummy (``games.solver.DoubleDummy``) for every option,
    with ``max_nodes`` nodes per deal: exact to the end of the hand when that
    suffices, else depth-limited with a heuristic horizon (``exact`` false,
    ``depth`` the shallowest depth used);
@@ -60,7 +60,7 @@ from games.engine.actions import MUGGINS
 from games.engine.options import rules_for
 from games.engine.tiles import tile_id
 from games.review.labels import label_for
-from games.review.solver import DoubleDummy, margin
+from games.solver.search import DoubleDummy, margin
 
 DEFAULT_SAMPLES = 16
 DEFAULT_MAX_NODES = 4_000  # per sampled deal (every option together)

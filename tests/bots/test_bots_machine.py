@@ -75,17 +75,17 @@ def test_the_line_search_node_budget_scales_with_the_machine_speed(
     cands = [a for a in legal if a.type == "play"]
     assert len(cands) >= 2
     nodes: dict[float, int] = {}
-    real = line_search.Solver
+    real = line_search.SolverSearch
 
     for speed in (1.0, 0.25):
         made: list[Any] = []
 
-        def solver(*args: Any, _made: list[Any] = made) -> Any:
-            s = real(*args)
+        def search(*args: Any, _made: list[Any] = made, **kw: Any) -> Any:
+            s = real(*args, **kw)
             _made.append(s)
             return s
 
-        monkeypatch.setattr(line_search, "Solver", solver)
+        monkeypatch.setattr(line_search, "SolverSearch", search)
         line_search.line_search(v, cands, random.Random(2), 40, speed)
         nodes[speed] = sum(s.nodes for s in made)
     budget = 40 * line_search.NODES_PER_MS_STOCK  # nodes plus the deals' weighing

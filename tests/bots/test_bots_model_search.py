@@ -12,10 +12,9 @@ import pytest
 from games.bots import bot_for
 from games.bots.board import hand_mask
 from games.bots.hard import candidates, inference
-from games.bots.hard.deals import deal_masks
-from games.bots.hard.line_search import root_values
-from games.bots.hard.model_search import ModelSolver, _WeightedDeals, grouped_means
-from games.bots.hard.solver import Solver, root_plays
+from games.bots.hard.deals import deal_masks, root_plays
+from games.bots.hard.line_playout import LinePlayout
+from games.bots.hard.model_search import ModelPlayout, _WeightedDeals, grouped_means
 from games.bots.knowledge import knowledge_of
 from games.engine import (
     apply,
@@ -41,8 +40,9 @@ def test_the_models_move_at_the_pause_is_the_plain_playout(
     variant: str, seats: int
 ) -> None:
     """On sampled deals of real positions, each candidate's branch, read at the
-    model's own move, is worth exactly the plain model playout (``root_values``
-    at depth 1), and the deal's hands are left as they were."""
+    model's own move, is worth exactly the plain model playout (``plain``: the
+    model plays every seat, the searching one too), and the deal's hands are
+    left as they were."""
     o = options_for(variant, seats=seats)
     r = rules_for(o)
     branched = checked = 0
@@ -61,9 +61,10 @@ def test_the_models_move_at_the_pause_is_the_plain_playout(
                 own = hand_mask(v)
                 hands, stock = deal_masks(k, rng, seats, seat, own)
                 side = r.side_of[seat]
-                plain = ModelSolver(r, side, list(hands), stock, 10**7, lacks)
-                want = root_values(plain, v, cands, seat, 1)
-                two = ModelSolver(r, side, list(hands), stock, 10**7, lacks)
+                plain = ModelPlayout(r, side, list(hands), stock, 10**7, lacks)
+                want = [plain.plain(seat, *p) for p in root_plays(v, cands)]
+                assert plain.hands == hands
+                two = ModelPlayout(r, side, list(hands), stock, 10**7, lacks)
                 got = [two.branch(seat, *p) for p in root_plays(v, cands)]
                 assert two.hands == hands
                 for w, (_, vals, dflt) in zip(want, got, strict=True):
@@ -84,14 +85,14 @@ def test_the_walk_pauses_at_the_next_choice_and_records_what_was_seen() -> None:
     # Line 0 ... 0 (ends 0/0); seat 1 holds 0-1 and plays it; seat 0 then
     # holds 1-2 and 1-3 (two plays on the 1) besides two far doubles.
     hands = [1 << t12 | 1 << t13 | 1 << t44, 1 << t01 | 1 << t55]
-    solver = Solver(r, 0, hands, (), 10_000)
-    assert solver.walk(1, 0, 0, False, 0, False, 0) == 0.0  # nothing scored yet
-    assert solver.paused == (0, 1, False, 0, False)
-    assert solver.hands[1] == 1 << t55  # the walk leaves the hands as played
+    deal = LinePlayout(r, 0, hands, (), 10_000)
+    assert deal.walk(1, 0, 0, False, 0, False, 0) == 0.0  # nothing scored yet
+    assert deal.paused == (0, 1, False, 0, False)
+    assert deal.hands[1] == 1 << t55  # the walk leaves the hands as played
     # Without a stop the same walk runs to the hand's end.
-    solver = Solver(r, 0, list(hands), (), 10_000)
-    solver.walk(1, 0, 0, False, 0, False)
-    assert solver.paused is None
+    deal = LinePlayout(r, 0, list(hands), (), 10_000)
+    deal.walk(1, 0, 0, False, 0, False)
+    assert deal.paused is None
 
 
 def test_the_walk_passes_through_a_pass_and_a_single_play() -> None:
@@ -100,17 +101,17 @@ def test_the_walk_passes_through_a_pass_and_a_single_play() -> None:
     r = rules_for(options_for("block", seats=2))
     t12, t13, t55, t66 = tile_id(1, 2), tile_id(1, 3), tile_id(5, 5), tile_id(6, 6)
     hands = [1 << t12 | 1 << t13, 1 << t55 | 1 << t66]
-    solver = Solver(r, 0, list(hands), (), 10_000)
-    solver.walk(1, 0, 1, False, 0, False, 0)
-    assert solver.paused == (0, 1, False, 0, False)
-    assert solver.hands == hands
+    deal = LinePlayout(r, 0, list(hands), (), 10_000)
+    deal.walk(1, 0, 1, False, 0, False, 0)
+    assert deal.paused == (0, 1, False, 0, False)
+    assert deal.hands == hands
     # Seat 0 holds one play at each turn (1-2 on the 1, then 2-6 on the 2):
     # seat 1 passes throughout and seat 0 goes out without a pause.
     t26 = tile_id(2, 6)
-    solver = Solver(r, 0, [1 << t12 | 1 << t26, 1 << t55], (), 10_000)
-    assert solver.walk(1, 0, 1, False, 0, False, 0) > 1.0  # seat 0's side won
-    assert solver.paused is None
-    assert solver.hands[0] == 0
+    deal = LinePlayout(r, 0, [1 << t12 | 1 << t26, 1 << t55], (), 10_000)
+    assert deal.walk(1, 0, 1, False, 0, False, 0) > 1.0  # seat 0's side won
+    assert deal.paused is None
+    assert deal.hands[0] == 0
 
 
 @pytest.mark.parametrize(
@@ -128,7 +129,7 @@ def test_two_plays(hand: tuple[int, ...], ends: tuple[int, int], two: bool) -> N
     for i in range(0, len(hand), 2):
         mask |= 1 << tile_id(hand[i], hand[i + 1])
     a, b = ends
-    assert Solver.two_plays(mask, a, False, b, False) is two
+    assert LinePlayout.two_plays(mask, a, False, b, False) is two
     assert bool(mask & (NUM_MASK[a] | NUM_MASK[b])) or not two
 
 

@@ -11,11 +11,11 @@ import pytest
 from games.bots import HardBot, MediumBot
 from games.bots.board import rules_of
 from games.bots.hard import candidates, inference
-from games.bots.hard.deals import sample_deal
+from games.bots.hard.deals import root_of, sample_deal
+from games.bots.hard.line_playout import SideValue
 from games.bots.hard.line_search import root_values
 from games.bots.hard.means import gated_means, weighted_means
 from games.bots.hard.playouts import hand_value, playout_search
-from games.bots.hard.solver import Solver
 from games.bots.knowledge import Knowledge
 from games.engine import (
     Action,
@@ -30,6 +30,8 @@ from games.engine import (
 from games.engine.options import Rules, rules_for
 from games.engine.state import DBL
 from games.engine.tiles import PAIRS, tile_id
+from games.solver.line import LineGame
+from games.solver.search import Search
 from tests.support.positions import advance, rig
 
 
@@ -56,8 +58,9 @@ def _minimax(s: State, side: int, r: Rules, start: tuple[int, ...]) -> float:
     ],
 )
 def test_the_solver_agrees_with_the_engine(variant: str, seats: int) -> None:
-    """On full deals near the end of a hand, the solver's exact value equals a
-    minimax through ``legal_actions``/``apply``: same rules, same scoring."""
+    """On full deals near the end of a hand, ``hard``'s exact value (the
+    solver's alpha-beta on its objective, every other side against it) equals
+    a minimax through ``legal_actions``/``apply``: same rules, same scoring."""
     o = options_for(variant, seats=seats)
     r = rules_for(o)
     checked = 0
@@ -72,9 +75,12 @@ def test_the_solver_agrees_with_the_engine(variant: str, seats: int) -> None:
         seat = s.turn
         side = r.side_of[seat]
         expect = _minimax(s, side, r, s.scores)
-        solver = Solver(r, side, list(s.hands), s.stock, 10**8)
+        game = LineGame(r)
+        search = Search(game, objective=SideValue(r, side), max_nodes=10**8)
         (_, a, fa), (_, b, fb) = s.ends
-        got = solver.node(seat, 0, a, bool(fa & DBL), b, bool(fb & DBL), 99, -1e9, 1e9)
+        pos = (s.hands, seat, s.stock, a, bool(fa & DBL), b, bool(fb & DBL))
+        (got,) = search.scores([(None, (0,) * r.n_sides, pos, None, 0)], 99)
+        assert not search.horizon
         assert got == pytest.approx(expect), (variant, seats, seed)
         checked += 1
     assert checked >= 8
@@ -106,9 +112,10 @@ def test_exact_search_finds_the_only_winning_line() -> None:
     assert set(legal) == {win, Action.play((0, 6), "left")}
     v = view(s, 0)
     # The exact values: 0-1 wins, 0-6 loses.
-    r = rules_of(v)
-    solver = Solver(r, 0, list(s.hands), (), 10**7)
-    exact = root_values(solver, v, legal, 0, 99)
+    exact, _, horizon = root_values(
+        root_of(v), v, legal, (list(s.hands), ()), 99, 10**7
+    )
+    assert exact is not None and not horizon
     assert exact[legal.index(win)] >= 1.0 > 0.5 > exact[1 - legal.index(win)]
     # The greedy playouts of the engine-step search and medium miss it ...
     old = playout_search(v, candidates(v, legal), random.Random(0), 50.0)
@@ -269,12 +276,12 @@ def _rest28(*hands: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def test_the_playouts_of_model_search_play_like_medium(
     variant: str, seats: int
 ) -> None:
-    """``ModelSolver.pick``, given the true deal, plays a move ``medium`` rates
+    """``ModelPlayout.pick``, given the true deal, plays a move ``medium`` rates
     best from that seat's own view (its hand, what it cannot see, the next
     seat's known lacks): the playouts' opponents are ``medium`` (block: its
     open-numbers terms included)."""
     from games.bots.board import board_of, hand_mask
-    from games.bots.hard.model_search import ModelSolver
+    from games.bots.hard.model_search import ModelPlayout
     from games.bots.knowledge import knowledge_of
     from games.bots.medium import play_score
 
@@ -294,9 +301,9 @@ def test_the_playouts_of_model_search_play_like_medium(
                 b, k, hand = board_of(v), knowledge_of(v), hand_mask(v)
                 lacks = [k.lacks(x) for x in range(seats)]
                 hands = list(s.hands)
-                solver = ModelSolver(r, r.side_of[seat], hands, s.stock, 1, lacks)
+                deal = ModelPlayout(r, r.side_of[seat], hands, s.stock, 1, lacks)
                 ends = [(e[1], bool(e[2] & DBL)) for e in s.ends]
-                t, _, _, ov, od = solver.pick(seat, 0, hand, *ends[0], *ends[1])
+                t, _, _, ov, od = deal.pick(seat, 0, hand, *ends[0], *ends[1])
                 # The end played on is the one left as it was: the other.
                 on = ends[0] if (ov, od) == ends[1] else ends[1]
                 scores = {}

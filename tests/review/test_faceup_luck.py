@@ -9,7 +9,7 @@ from games.review.faceup import face_up_line
 from games.review.hand import hand_review
 from games.review.luck import deal_luck, match_luck
 from games.review.single import review_hand, reviewable
-from games.review.solver import margin, solve
+from games.solver.search import margin, solve
 from tests.review.test_single import _golden, _medium_hand
 
 

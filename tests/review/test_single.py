@@ -26,7 +26,7 @@ from games.review.single import (
     reviewable,
     sample_states,
 )
-from games.review.solver import DoubleDummy, margin
+from games.solver.search import DoubleDummy, margin
 from tests.support.positions import rig
 
 Pair = tuple[int, int]

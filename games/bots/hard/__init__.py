@@ -14,7 +14,8 @@ How ``hard`` chooses, per decision that needs thought:
 
    * ``model_search`` (``block``, ``all_fives``, ``fives_and_threes``): each
      deal played out with every seat playing like ``medium``;
-   * ``line_search`` (``draw``, ``catalan``): alpha-beta on each deal;
+   * ``line_search`` (``draw``, ``catalan``): alpha-beta on each deal
+     (``games.solver``'s search, the review's too);
    * ``playouts`` (the other layouts, and any decision whose candidates are not
      all plain plays): engine playouts with a greedy policy, gated so that
      noise does not beat ``medium``'s favourite.
@@ -29,7 +30,8 @@ the machine speed.
 
 Modules: ``budget`` (what a budget buys), ``deals`` (sampling), ``inference``
 and ``line_model`` (``medium``'s score on bit masks, to weigh deals and play
-the model), ``solver`` (a deal on bit masks), ``means`` (values over deals),
+the model), ``line_playout`` (a deal played out on bit masks, and the value
+of a hand's end), ``means`` (values over deals),
 ``model_search``, ``line_search``, ``playouts`` (the three searches),
 ``machine`` (the machine speed).
 """

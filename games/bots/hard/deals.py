@@ -3,7 +3,8 @@
 ``Root``: what a search knows of its own seat at the decision (the knowledge,
 the rules, its seat, side and hand); ``sample_deal`` / ``deal_masks`` /
 ``sample_state``: one deal of the hidden tiles, as tile pairs, as bit masks
-(the line searches) or as a full engine state (the engine playouts).
+(the line searches) or as a full engine state (the engine playouts);
+``root_plays``: the candidate plays of a line in the line searches' form.
 
 A deal is drawn by shuffling the unseen tiles and filling the most
 constrained seat first, skipping the tiles it surely lacks (from its passes);
@@ -28,9 +29,10 @@ from typing import Any
 
 from games.bots.board import hand_mask, rules_of
 from games.bots.knowledge import Knowledge, Limit, fits, knowledge_of
-from games.engine import State, determinize
+from games.engine import Action, State, determinize
 from games.engine.options import Rules
-from games.engine.tiles import PAIRS, bits, tile_id
+from games.engine.state import DBL
+from games.engine.tiles import IS_DOUBLE, PAIRS, TILE_HI, TILE_LO, bits, tile_id
 
 _ATTEMPTS = 12
 _REJECT = 24
@@ -150,4 +152,36 @@ def root_of(view: dict[str, Any]) -> Root:
     return Root(knowledge_of(view), r, seat, r.side_of[seat], hand_mask(view))
 
 
-__all__ = ["Deal", "Root", "deal_masks", "root_of", "sample_deal", "sample_state"]
+RootPlay = tuple[int, int, bool, int, bool, bool]
+
+
+def root_plays(view: dict[str, Any], cands: list[Action]) -> list[RootPlay]:
+    """Each candidate play on a line as (tile, the end value it leaves and
+    whether a double, the other end and its flag, whether it opens the line)."""
+    ends = [(e[0], e[1], bool(e[2] & DBL)) for e in view["public_state"]["ends"]]
+    out: list[RootPlay] = []
+    for a in cands:
+        assert a.tile is not None
+        t = tile_id(*a.tile)
+        d = IS_DOUBLE[t]
+        if not ends:
+            out.append((t, TILE_LO[t], d, TILE_HI[t], d, True))
+            continue
+        i = 0 if ends[0][0] == a.end else 1
+        ev = ends[i][1]
+        nv = TILE_HI[t] if TILE_LO[t] == ev else TILE_LO[t]
+        _, ov, od = ends[1 - i]
+        out.append((t, nv, d, ov, od, False))
+    return out
+
+
+__all__ = [
+    "Deal",
+    "Root",
+    "RootPlay",
+    "deal_masks",
+    "root_of",
+    "root_plays",
+    "sample_deal",
+    "sample_state",
+]

@@ -21,7 +21,7 @@ positions):
 
 Cost: the playouts call this millions of times, so what a line's ends are
 worth and the most the next seat could score on them are looked up in tables
-built once per scoring (``solver.end_sum_table``, ``_threat_tables``), not
+built once per scoring (``games.solver.scoring.end_sum_table``, ``_threat_tables``), not
 computed per call: the same values for less CPU per decision
 (``bench/search_cost.py --only all_fives``).
 """
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from games.bots.hard.solver import end_sum_table
 from games.bots.medium import (
     DOUBLE_OF,
     GOING_OUT,
@@ -54,6 +53,7 @@ from games.engine.tiles import (
     TILE_LO,
     bits,
 )
+from games.solver.scoring import end_sum_table
 
 
 @cache

@@ -3,9 +3,11 @@ end-sum scoring): perfect-information Monte Carlo with alpha-beta on every deal.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge (``deals``, uniform for two seats) and solve the
-rest of the hand for every candidate with alpha-beta (``solver``: exact to the
-end of the hand when the node allowance permits, else to a depth fixed by
-iterative deepening on the first deal, with a greedy playout at the horizon).
+rest of the hand for every candidate with alpha-beta (``games.solver``'s search
+on ``games.solver.line.LineGame``, valued by ``line_playout.SideValue`` with
+every other side against ``hard``'s: exact to the end of the hand when the node
+allowance permits, else to a depth in tiles placed fixed by iterative deepening
+on the first deal, with ``LineGame.greedy``'s playout at the horizon).
 Each deal is weighted by how well it explains the opponents' earlier plays
 (``inference``: the likelihood of those plays for a player who chooses like
 ``medium``, as most people do). When there are such plays, ``POOL`` deals are
@@ -31,13 +33,15 @@ from typing import Any
 
 from games.bots.hard import inference
 from games.bots.hard.budget import Search, View, safety_deadline
-from games.bots.hard.deals import Root, root_of
+from games.bots.hard.deals import Root, root_of, root_plays
+from games.bots.hard.line_playout import SideValue
 from games.bots.hard.means import weighted_means
-from games.bots.hard.solver import OutOfNodes, Solver, root_plays
 from games.engine import Action
 from games.engine.options import Rules
-from games.engine.scoring import end_points
-from games.engine.tiles import NUM_MASK
+from games.engine.state import DBL
+from games.solver import OutOfNodes
+from games.solver.line import LineGame, LinePos
+from games.solver.search import Search as SolverSearch
 
 NODES_PER_MS_STOCK = 250.0  # draw: draws make nodes dear
 NODES_PER_MS_CATALAN = 230.0  # catalan, calibrated on its own
@@ -49,6 +53,10 @@ MAX_DEPTH = 40
 GROWTH = 3.0  # expected growth of the nodes per two plies of depth
 POOL = 200  # deals weighed per decision before the solved ones are drawn
 POOL_COST = 10  # nodes charged per weighed deal (~ its CPU cost)
+# Units an alpha-beta node counts, a playout step counting one: a node builds
+# every move's position, a step of the in-place greedy playout does not
+# (measured: a node about four steps' CPU, ``bench/search_cost.py --only draw``).
+NODE_UNITS = 3
 
 
 def units_per_ms(r: Rules) -> float:
@@ -57,39 +65,47 @@ def units_per_ms(r: Rules) -> float:
 
 
 def root_values(
-    solver: Solver,
+    root: Root,
     view: dict[str, Any],
     cands: list[Action],
-    seat: int,
+    deal: tuple[list[int], tuple[int, ...]],
     depth: int,
-) -> list[float]:
-    """Exact (or depth-limited) value of each candidate play on one deal."""
-    hands = solver.hands
-    own = hands[seat]
-    nxt = seat + 1 if seat + 1 < solver.seats else 0
-    inf = 1e18
-    out: list[float] = []
-    for t, nv, nd, ov, od, first in root_plays(view, cands):
-        hands[seat] = own & ~(1 << t)
-        try:
-            if first:
-                c = 0.0
-                if solver.points:
-                    c = solver.weight[solver.side] * end_points(solver.scoring, nv + ov)
-                if not hands[seat]:
-                    v = c + solver.final(seat)
-                elif not solver.drawable(0) and not solver.union() & (
-                    NUM_MASK[nv] | NUM_MASK[ov]
-                ):
-                    v = c + solver.final(-1)
-                else:
-                    v = c + solver.node(nxt, 0, nv, nd, ov, od, depth - 1, -inf, inf)
-            else:
-                v = solver.after_play(seat, 0, t, nv, nd, ov, od, depth, -inf, inf)
-        finally:
-            hands[seat] = own
-        out.append(v)
-    return out
+    cap: int,
+) -> tuple[list[float] | None, int, bool]:
+    """The value of each candidate play on one deal, searched until ``depth``
+    tiles are placed (the candidate's own counts one), within ``cap`` nodes:
+    (the values, ``None`` if the nodes ran out; the nodes used; whether a
+    heuristic leaf was met, i.e. the values are not exact)."""
+    r = root.r
+    game = LineGame(r)
+    search = SolverSearch(
+        game,
+        objective=SideValue(r, root.side),
+        policy=game.greedy,
+        rollout=game.greedy_rollout,
+        node_units=NODE_UNITS,
+        max_nodes=cap,
+    )
+    hands, stock = deal
+    pos = _position(view, root.seat, hands, stock)
+    plays = root_plays(view, cands)
+    roots = [game.play(pos, t, nv, nd, ov, od) for t, nv, nd, ov, od, _ in plays]
+    try:
+        vals = search.scores(roots, max(0, depth - 1))
+    except OutOfNodes:
+        return None, search.nodes, True
+    return vals, search.nodes, search.horizon
+
+
+def _position(
+    view: dict[str, Any], seat: int, hands: list[int], stock: tuple[int, ...]
+) -> LinePos:
+    """The deal's position at the decision, ``seat`` to play."""
+    ends = view["public_state"]["ends"]
+    if not ends:
+        return (tuple(hands), seat, stock, -1, False, -1, False)
+    (_, a, fa), (_, b, fb) = ends
+    return (tuple(hands), seat, stock, a, bool(fa & DBL), b, bool(fb & DBL))
 
 
 Pool = list[tuple[float, list[int], tuple[int, ...]]]
@@ -119,26 +135,17 @@ def _deepen(
     stops at a horizon and the next depth is expected to leave room for
     ``TARGET_SAMPLES`` deals. Returns the depth, the values at it (``None``
     if even the first depth ran out of nodes) and the nodes used."""
-    hands, stock = deal
     vals: list[float] | None = None
     used = 0
     d = START_DEPTH
     while True:
-        solver = Solver(root.r, root.side, hands, stock, budget)
-        try:
-            got = root_values(solver, view, cands, root.seat, d)
-        except OutOfNodes:
-            used += solver.nodes
+        got, cost, horizon = root_values(root, view, cands, deal, d, budget)
+        used += cost
+        if got is None:
             d -= 2
             break
-        used += solver.nodes
         vals = got
-        cost = solver.nodes
-        if (
-            not solver.horizon
-            or cost * GROWTH * TARGET_SAMPLES > budget
-            or d + 2 > MAX_DEPTH
-        ):
+        if not horizon or cost * GROWTH * TARGET_SAMPLES > budget or d + 2 > MAX_DEPTH:
             break
         d += 2
     return max(1, d), vals, used
@@ -183,13 +190,10 @@ def line_search(
             if vals is None:
                 continue
         else:
-            solver = Solver(r, root.side, hands, stock, cap)
-            try:
-                vals = root_values(solver, view, cands, root.seat, depth)
-            except OutOfNodes:
-                vals = None
+            vals, spent, _ = root_values(root, view, cands, (hands, stock), depth, cap)
+            if vals is None:
                 depth = max(1, depth - 2)
-            used += solver.nodes
+            used += spent
         if vals is not None:
             results.append((lw, vals))
         if len(results) >= LINE_MIN_SAMPLES and used >= budget:

@@ -3,7 +3,7 @@ many sampled deals, each played out with every seat playing like ``medium``.
 
 Repeat: sample one deal of the unseen tiles (hands and the stock's order)
 consistent with the knowledge; for every candidate, play it and let
-``ModelSolver`` play on from the next seat, on bit masks, not engine states, so
+``ModelPlayout`` play on from the next seat, on bit masks, not engine states, so
 that a decision plays hundreds of deals. In the playouts every seat plays as
 ``medium`` would from its own point of view (``line_model.line_score``): the
 tiles it cannot see are those neither in its hand nor on the table, and the
@@ -14,7 +14,7 @@ from the decision on, own side minus the others, in the scoring variants, and
 the hand won plus a hint of the margin in ``block``.
 
 Two levels: the playout pauses when the searching seat is next to move with a
-choice (``ModelSolver.branch``), and each of its plays there is played out to
+choice (``ModelPlayout.branch``), and each of its plays there is played out to
 the hand's end by the model. Its move there is not the model's: the deals that
 lead it to the same position (the same ends and the same hand: what it will
 see then) form one information set, and one move is chosen for the whole set,
@@ -52,14 +52,15 @@ from random import Random
 
 from games.bots.hard import inference
 from games.bots.hard.budget import Search, View, safety_deadline
-from games.bots.hard.deals import deal_masks, root_of
+from games.bots.hard.deals import deal_masks, root_of, root_plays
 from games.bots.hard.line_model import counts_open_ends, line_score
-from games.bots.hard.solver import OutOfNodes, Solver, root_plays
+from games.bots.hard.line_playout import LinePlayout
 from games.bots.knowledge import Knowledge
 from games.engine import Action
 from games.engine.options import Rules
 from games.engine.scoring import end_points
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, TILE_HI, TILE_LO
+from games.solver import OutOfNodes
 
 # Units per ms of budget (``bench/bot_tournament.py VARIANT --pairs
 # hard:medium``: a CPU p95 under the budget on the calibration machine).
@@ -89,8 +90,8 @@ def nodes_per_ms(r: Rules) -> float:
 Branch = tuple[tuple[object, ...], list[float], int]
 
 
-class ModelSolver(Solver):
-    """A ``Solver`` whose playouts play every seat like ``medium``."""
+class ModelPlayout(LinePlayout):
+    """A ``LinePlayout`` that plays every seat like ``medium``."""
 
     def __init__(
         self,
@@ -176,14 +177,9 @@ class ModelSolver(Solver):
         self.lacks = list(self.lacks0)
         hands = self.hands
         saved = list(hands)
-        hands[me] &= ~(1 << t)
-        if first:
-            made = end_points(self.scoring, nv + ov) if self.points else 0
-        else:
-            made = self.made(nv, nd, ov, od) if self.points else 0
         mine = self.weight[self.side_of[me]]
         try:
-            v = mine * made + self.settle(me, 0, nv, nd, ov, od, me)
+            v = self._after(me, t, nv, nd, ov, od, first, me)
             if self.paused is None:
                 return (), [v], 0
             si, a, da, b, db = self.paused
@@ -210,12 +206,45 @@ class ModelSolver(Solver):
         finally:
             hands[:] = saved
 
+    def plain(
+        self, me: int, t: int, nv: int, nd: bool, ov: int, od: bool, first: bool
+    ) -> float:
+        """``me`` plays ``t`` as in ``branch`` and the model plays every seat
+        to the hand's end, ``me`` too (no pause): the plain model playout."""
+        self.lacks = list(self.lacks0)
+        saved = list(self.hands)
+        try:
+            return self._after(me, t, nv, nd, ov, od, first, -1)
+        finally:
+            self.hands[:] = saved
+
+    def _after(
+        self,
+        me: int,
+        t: int,
+        nv: int,
+        nd: bool,
+        ov: int,
+        od: bool,
+        first: bool,
+        stop: int,
+    ) -> float:
+        """``me`` plays ``t`` (taken out of its hand here): its points, then
+        ``settle`` pausing at ``stop``."""
+        self.hands[me] &= ~(1 << t)
+        if first:
+            made = end_points(self.scoring, nv + ov) if self.points else 0
+        else:
+            made = self.made(nv, nd, ov, od) if self.points else 0
+        mine = self.weight[self.side_of[me]]
+        return mine * made + self.settle(me, 0, nv, nd, ov, od, stop)
+
     def settle(
         self, seat: int, si: int, nv: int, nd: bool, ov: int, od: bool, stop: int
     ) -> float:
         """After ``seat``'s play: the hand's end if it went out or the line is
         blocked, else the model's play from the next seat (pausing at
-        ``stop``'s next choice, see ``Solver.walk``)."""
+        ``stop``'s next choice, see ``LinePlayout.walk``)."""
         self.paused = None
         if not self.hands[seat]:
             return self.final(seat)
@@ -341,7 +370,7 @@ def model_search(
     view: View, cands: list[Action], rng: Random, budget_ms: float, speed: float = 1.0
 ) -> list[float]:
     """Mean value of each candidate play over sampled deals played out by
-    ``ModelSolver``."""
+    ``ModelPlayout``."""
     root = root_of(view)
     k, r, seat, side = root.k, root.r, root.seat, root.side
     lacks = [k.lacks(s) for s in range(r.seats)]
@@ -355,12 +384,12 @@ def model_search(
     while len(rows) < MAX_DEALS:
         lw, hands, stock = deals.draw()
         if lw is not None:  # else thinned out: only drawn and weighed
-            solver = ModelSolver(r, side, hands, stock, max(4 * budget, CAP), lacks)
+            deal = ModelPlayout(r, side, hands, stock, max(4 * budget, CAP), lacks)
             try:
-                rows.append((lw, [solver.branch(seat, *play) for play in plays]))
+                rows.append((lw, [deal.branch(seat, *play) for play in plays]))
             except OutOfNodes:  # one deal dearer than the whole allowance
                 break
-            used += solver.nodes
+            used += deal.nodes
         if len(rows) >= MIN_DEALS and used + deals.used >= budget:
             break
         if time.perf_counter() > deadline:  # safety stop only
@@ -373,7 +402,7 @@ SEARCH = Search(model_search, nodes_per_ms)
 __all__ = [
     "SEARCH",
     "Branch",
-    "ModelSolver",
+    "ModelPlayout",
     "grouped_means",
     "model_search",
     "nodes_per_ms",

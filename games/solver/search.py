@@ -23,32 +23,37 @@ What "perfect" means (docs/review.md tells why):
   opponent's); a Muggins window already open where the search starts is called
   at once by the scorer's first opponent in turn order.
 
-The search: alpha-beta (two sides) or max^n (more) over a ``Game`` (the
-engine's states, ``state_game``, or a compact line, ``line_game``, chosen by
-``game_for``) with a transposition table, move ordering (the table's best move
-first, then the game's own guess) and iterative deepening on the number of
-tiles placed. A position is solved exactly when the node allowance lets the
-depth cover every tile still to be placed; otherwise the deepest completed
-depth is kept and the positions at its horizon are valued by a greedy playout
-to the hand's end: a *heuristic* value, labelled so (``Solution.exact``
-false). The allowance is counted in nodes, not time, so a result is the same on
-every machine.
+The search: alpha-beta (two sides) or max^n (more) over a ``Game`` (bit
+masks: ``line.LineGame`` for the line layouts, ``layouts.LayoutGame`` for the
+others, chosen by ``game_for``) with a transposition table, move ordering (the
+table's best move first, then the game's own guess) and iterative deepening on
+the number of tiles placed. A position is solved exactly when the node
+allowance lets the depth cover every tile still to be placed; otherwise the
+deepest completed depth is kept and the positions at its horizon are valued by
+a greedy playout to the hand's end: a *heuristic* value, labelled so
+(``Solution.exact`` false). The allowance is counted in nodes, not time, so a
+result is the same on every machine.
+
+The same search serves the hard player (``games.bots.hard.line_search``) with
+its own ``Objective`` (one side's value of a line, every other seat against it:
+the "paranoid" reduction, searched by alpha-beta whatever the number of sides),
+its own playout policy at the horizon, and one depth per call (``scores``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from operator import add
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine import Action, State, current_seat, legal_actions
 from games.engine.actions import MUGGINS
 from games.engine.options import rules_for
 from games.engine.variants import LINE
-from games.review.line_game import LineGame
-from games.review.model import Child, DealGame, Finish, Game, Points
-from games.review.state_game import StateGame
+from games.solver.game import Child, DealGame, Finish, Game, Points
+from games.solver.layouts import LayoutGame
+from games.solver.line import LineGame
 
 DEFAULT_MAX_NODES = 200_000
 START_DEPTH = 4  # the first depth of iterative deepening (tiles placed)
@@ -56,6 +61,8 @@ DEPTH_STEP = 2
 EXACT = 1 << 30  # the depth tag of a table entry searched to the hand's end
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+INF = float(1 << 60)  # alpha-beta's open window
+BIG = float(1 << 62)  # worse than any value
 
 P = TypeVar("P")
 
@@ -134,20 +141,64 @@ def _add(a: Points, b: Points) -> Points:
     return tuple(map(add, a, b))
 
 
+def _joined(pts: Points, sub: Line | None, fin: Finish | None) -> Line:
+    """The line of a move making ``pts``: followed by ``sub``, or ending the
+    hand as ``fin``."""
+    if sub is None:
+        assert fin is not None
+        return pts, fin
+    return _add(pts, sub[0]), sub[1]
+
+
 Line = tuple[Points, Finish]
+
+
+class Objective(Protocol):
+    """A scalar value of lines for alpha-beta: one side (``maxing``) raises
+    it, every other lowers it. A line's value is the sum of ``edge`` over its
+    moves but the last, plus ``end`` of the last (the one that ends the hand)."""
+
+    def maxing(self, side: int, /) -> bool:
+        """Whether ``side`` raises the value."""
+        ...
+
+    def edge(self, pts: Points, /) -> float:
+        """The value of the points of a move that does not end the hand."""
+        ...
+
+    def end(self, pts: Points, finish: Finish, /) -> float:
+        """The value of the move that ends the hand (its points include the
+        hand's bonus) and of how it ends."""
+        ...
+
+
+class SideZeroMargin:
+    """Two sides: side 0's margin (``Search``'s objective for a review)."""
+
+    def __init__(self, sign: int) -> None:
+        self.sign = sign
+
+    def maxing(self, side: int) -> bool:
+        return side == 0
+
+    def edge(self, pts: Points) -> float:
+        return self.sign * (pts[0] - pts[1])
+
+    def end(self, pts: Points, finish: Finish) -> float:
+        return self.sign * (pts[0] - pts[1])
 
 
 @dataclass(slots=True)
 class _Entry:
     flag: int
-    score: int  # side 0's margin (two sides); unused by max^n
+    score: float  # the objective's value (alpha-beta); unused by max^n
     line: Line
     depth: int  # EXACT, or the depth limit it was searched with
     horizon: bool  # a heuristic leaf was met below it
     best: int  # index of the best child (move ordering)
 
 
-def _settles(hit: _Entry, tag: int, alpha: int, beta: int) -> bool:
+def _settles(hit: _Entry, tag: int, alpha: float, beta: float) -> bool:
     """Whether a table entry gives the value of a node searched at depth tag
     ``tag`` in the window (``alpha``, ``beta``)."""
     if hit.depth != tag and hit.depth != EXACT:
@@ -163,7 +214,17 @@ class Search(Generic[P]):
     alpha-beta's cut-offs and move ordering off (``order`` false: the game's
     own order reversed, the table's best move not tried first): for the tests,
     since none of them may change a value. ``max_nodes`` bounds the work of
-    each ``values`` call.
+    each ``values`` or ``scores`` call.
+
+    ``objective``: alpha-beta on that value whatever the number of sides
+    (default: side 0's margin with two sides, max^n with more). ``policy``: the
+    move of the heuristic playouts at the horizon (default ``Game.first``);
+    ``rollout``, when given, plays that policy to the hand's end in one call
+    (its points, finish and steps; ``None`` where it cannot), the same line
+    for less work. ``node_units``: what a searched node counts against the
+    allowance, a playout step counting one (a caller whose playouts are far
+    cheaper than its nodes counts the nodes dearer, so that the allowance
+    follows the work).
     """
 
     def __init__(
@@ -175,10 +236,18 @@ class Search(Generic[P]):
         table: bool = True,
         prune: bool = True,
         order: bool = True,
+        objective: Objective | None = None,
+        policy: Callable[[P], Child[P]] | None = None,
+        rollout: Callable[[P], tuple[Points, Finish, int] | None] | None = None,
+        node_units: int = 1,
     ) -> None:
         self.game = game
         self.sign = -1 if penalties else 1
-        self.two = game.n_sides == 2
+        self.two = objective is not None or game.n_sides == 2
+        self.objective: Objective = objective or SideZeroMargin(self.sign)
+        self.policy = policy or game.first
+        self.rollout = rollout
+        self.node_units = node_units
         self.max_nodes = max_nodes
         self.use_table = table
         self.prune = prune
@@ -231,31 +300,50 @@ class Search(Generic[P]):
             for pts, fin in best
         ]
 
+    def scores(self, roots: Sequence[Child[P]], depth: int) -> list[float]:
+        """The objective's value of each root move (alpha-beta), searched to
+        ``depth`` tiles placed after it, within ``max_nodes`` nodes (else
+        ``OutOfNodes``); ``horizon`` tells whether a heuristic leaf was met."""
+        assert self.two
+        self.cap = self.nodes + self.max_nodes
+        self.horizon = False
+        out: list[float] = []
+        for c in roots:
+            _, pts, pos, fin, _ = c
+            if pos is None:
+                assert fin is not None
+                out.append(self.objective.end(pts, fin))
+                continue
+            v, _ = self._ab(pos, depth, -INF, INF)
+            out.append(self.objective.edge(pts) + v)
+        return out
+
     def _root(self, c: Child[P], depth: int) -> Line:
         _, pts, pos, fin, _ = c
         if pos is None:
             assert fin is not None
             return pts, fin
         if self.two:
-            _, sub = self._ab(pos, depth, -(1 << 60), 1 << 60)
+            _, sub = self._ab(pos, depth, -INF, INF)
         else:
             sub = self._maxn(pos, depth)
         return _add(pts, sub[0]), sub[1]
 
     # ------------------------------------------------------------ helpers
 
-    def _score(self, pts: Points) -> int:
-        """Side 0's margin of a two-side point vector (gains)."""
-        return self.sign * (pts[0] - pts[1])
+    def _value(self, line: Line) -> float:
+        """The objective's value of a whole line (an end reached)."""
+        return self.objective.end(line[0], line[1])
 
-    def _count(self) -> None:
-        self.nodes += 1
+    def _count(self, units: int = 1) -> None:
+        self.nodes += units
         if self.nodes > self.cap:
             raise OutOfNodes
 
     def playout(self, pos: P) -> Line:
-        """The heuristic leaf: every seat plays the game's greedy move
-        (``Game.first``) to the end of the hand (remembered per position)."""
+        """The heuristic leaf: every seat plays the policy's move (default
+        ``Game.first``) to the end of the hand (remembered per position); one
+        node per step of the policy."""
         self.horizon = True
         game = self.game
         key = game.key(pos) if self.use_table else None
@@ -263,11 +351,21 @@ class Search(Generic[P]):
             hit = self.leaves.get(key)
             if hit is not None:
                 return hit
+        done = self.rollout(pos) if self.rollout is not None else None
+        if done is not None:
+            made, end, steps = done
+            self.nodes += steps
+            if self.nodes > self.cap:
+                raise OutOfNodes
+            if key is not None:
+                self.leaves[key] = (made, end)
+            return made, end
         total = self.zero
         at = pos
+        policy = self.policy
         while True:
             self._count()
-            _, pts, nxt, fin, _ = game.first(at)
+            _, pts, nxt, fin, _ = policy(at)
             total = _add(total, pts)
             if nxt is None:
                 assert fin is not None
@@ -299,13 +397,13 @@ class Search(Generic[P]):
 
     # ------------------------------------------------------------ two sides
 
-    def _ab(self, pos: P, depth: int, alpha: int, beta: int) -> tuple[int, Line]:
-        """Fail-soft alpha-beta on side 0's margin: (margin, line)."""
-        self._count()
+    def _ab(self, pos: P, depth: int, alpha: float, beta: float) -> tuple[float, Line]:
+        """Fail-soft alpha-beta on the objective: (value, line)."""
+        self._count(self.node_units)
         tag, key, hit = self._probe(pos, depth)
         if tag != EXACT and depth <= 0:
             line = self.playout(pos)
-            return self._score(line[0]), line
+            return self._value(line), line
         best_i = 0
         if hit is not None:
             best_i = hit.best
@@ -315,28 +413,36 @@ class Search(Generic[P]):
         outer = self.horizon
         self.horizon = False
         a0, b0 = alpha, beta
-        maxing = self.game.mover_side(pos) == 0
-        best_v = -(1 << 62) if maxing else 1 << 62
-        best_line: Line | None = None
-        chosen = 0
+        objective = self.objective
+        maxing = objective.maxing(self.game.mover_side(pos))
+        best_v = -BIG if maxing else BIG
+        # the best move's points and the line below it (``None``: it ended
+        # the hand, with ``best_fin``); the line is built once, at the end
+        best_pts: Points = self.zero
+        best_sub: Line | None = None
+        best_fin: Finish | None = None
+        chosen = -1
+        prune = self.prune
         for i, (_, pts, nxt, fin, placed) in self._kids(pos, best_i):
-            c = self._score(pts)
+            sub: Line | None = None
             if nxt is None:
                 assert fin is not None
-                v, line = c, (pts, fin)
+                v = objective.end(pts, fin)
             else:
+                c = objective.edge(pts)
                 sv, sub = self._ab(nxt, depth - placed, alpha - c, beta - c)
-                v, line = c + sv, (_add(pts, sub[0]), sub[1])
+                v = c + sv
             if maxing:
                 if v > best_v:
-                    best_v, best_line, chosen = v, line, i
+                    best_v, best_pts, best_sub, best_fin, chosen = v, pts, sub, fin, i
                     alpha = max(alpha, v)
             elif v < best_v:
-                best_v, best_line, chosen = v, line, i
+                best_v, best_pts, best_sub, best_fin, chosen = v, pts, sub, fin, i
                 beta = min(beta, v)
-            if self.prune and alpha >= beta:
+            if prune and alpha >= beta:
                 break
-        assert best_line is not None
+        assert chosen >= 0
+        best_line = _joined(best_pts, best_sub, best_fin)
         below = self.horizon
         self.horizon = outer or below
         if key is not None:
@@ -351,7 +457,7 @@ class Search(Generic[P]):
 
     def _maxn(self, pos: P, depth: int) -> Line:
         """max^n: the mover's preferred line (``_preference``)."""
-        self._count()
+        self._count(self.node_units)
         tag, key, hit = self._probe(pos, depth)
         if tag != EXACT and depth <= 0:
             return self.playout(pos)
@@ -398,12 +504,12 @@ class Search(Generic[P]):
 # ---------------------------------------------------------------- the API
 
 
-def game_for(state: State, *, compact: bool = True) -> DealGame[Any]:
+def game_for(state: State) -> DealGame[Any]:
     """The game the search plays for ``state``'s deal: ``LineGame`` for the
-    line layouts (``compact``), else the engine's states."""
-    if compact and rules_for(state.options).layout == LINE:
-        return LineGame(state)
-    return StateGame(state)
+    line layouts, ``LayoutGame`` for the others."""
+    if rules_for(state.options).layout == LINE:
+        return LineGame.of_state(state)
+    return LayoutGame.of_state(state)
 
 
 class DoubleDummy:
@@ -414,8 +520,8 @@ class DoubleDummy:
     transposition table serves every call, so the options of a decision and
     the positions of one hand share their work; each call may use
     ``max_nodes`` nodes; ``max_depth`` caps the depth (tiles placed) even
-    with nodes left. ``table``, ``prune``, ``order`` and ``compact`` (the bit
-    mask game where there is one) are for the tests.
+    with nodes left. ``table``, ``prune``, ``order`` and ``game`` (another
+    game of the deal than ``game_for``'s) are for the tests.
     """
 
     def __init__(
@@ -427,10 +533,10 @@ class DoubleDummy:
         table: bool = True,
         prune: bool = True,
         order: bool = True,
-        compact: bool = True,
+        game: DealGame[Any] | None = None,
     ) -> None:
         self.rules = rules_for(state.options)
-        self.game = game_for(state, compact=compact)
+        self.game = game if game is not None else game_for(state)
         self.max_depth = max_depth
         self.search: Search[Any] = Search(
             self.game,
@@ -477,9 +583,11 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "DoubleDummy",
     "Finish",
+    "Objective",
     "OutOfNodes",
     "Points",
     "Search",
+    "SideZeroMargin",
     "Solution",
     "game_for",
     "gains",

@@ -4,8 +4,9 @@ Every variant, every seat count on the double-6 set: the solver's value of
 small positions of random play (late in the hand, a few hundred brute-force
 nodes each) equals plain minimax (two sides) or plain max^n (more sides) over
 every legal option, exactly; with the transposition table, alpha-beta's
-cut-offs or move ordering switched off it is the same again; the bit-mask
-game of the line layouts agrees with the engine's states move for move.
+cut-offs or move ordering switched off it is the same again, and with the
+engine's own states as the game; the bit-mask games (the line, and every other
+layout) agree with the engine's states move for move.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from games.engine import Action, State, apply, legal_actions, new_match, options
 from games.engine.options import Options, options_every, rules_for
 from games.engine.scoring import score_hand
 from games.engine.tiles import tile_id
-from games.engine.variants import LINE
-from games.review.line_game import LineGame, hand_points
-from games.review.model import Finish, finish_of
-from games.review.solver import DoubleDummy, Solution, margin, solve
-from games.review.state_game import StateGame
-from tests.review.brute import (
+from games.solver.game import Finish, finish_of
+from games.solver.line import LineGame
+from games.solver.scoring import hand_points
+from games.solver.search import DoubleDummy, Solution, game_for, margin, solve
+from tests.solver.brute import (
     call_open_muggins,
     far,
     margin0,
@@ -36,9 +36,11 @@ from tests.review.brute import (
     successors,
     tiles_left,
 )
+from tests.solver.engine_game import StateGame
 from tests.support.positions import advance, rig
 
 CONFIGS = [o for o in options_every() if o.set_max == 6]
+LIVE = ("play", "claim", "close")
 PER_CONFIG = 8
 CAP = 150  # brute-force nodes per position at most
 
@@ -87,13 +89,11 @@ def _check(
 
 @pytest.mark.parametrize("o", CONFIGS, ids=_id)
 def test_the_solver_equals_brute_force(o: Options) -> None:
-    line = rules_for(o).layout == LINE
     for s in _positions(o):
         want = _brute(s)
         _check(s, solve(s), want)
         _check(s, DoubleDummy(s, table=False, prune=False, order=False).solve(s), want)
-        if line:
-            _check(s, DoubleDummy(s, compact=False).solve(s), want)
+        _check(s, DoubleDummy(s, game=StateGame(s)).solve(s), want)
 
 
 @pytest.mark.parametrize("o", CONFIGS[::3], ids=_id)
@@ -138,7 +138,8 @@ def test_a_single_winning_play_is_found() -> None:
     assert win.points == (15, 0)
     assert all(sol.points[1] > 0 for sol in opts.values())
     assert dd.solve(s).points == (15, 0)
-    first = LineGame(s).children(LineGame(s).position(s))[0][0]
+    game = LineGame.of_state(s)
+    first = game.children(game.position(s))[0][0]
     assert first != tile_id(0, 1)  # the ordering's guess is wrong: the search is not
 
 
@@ -163,23 +164,36 @@ def test_the_node_allowance_bounds_the_work() -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", ["block", "draw", "all_fives", "fives_and_threes", "catalan"]
+    "variant",
+    [
+        "block",
+        "draw",
+        "all_fives",
+        "fives_and_threes",
+        "catalan",
+        "cross",
+        "grand_cross",
+        "fives",
+        "spider",
+    ],
 )
-def test_the_line_game_moves_like_the_engine(variant: str) -> None:
+def test_the_bit_mask_game_moves_like_the_engine(variant: str) -> None:
     """Each move of the bit-mask game is one of the engine's, with the same
-    points, the same end and the same next position. Two kinds of engine moves
-    are one here: mirror plays on two equal ends, and the draws (then the pass)
-    of a seat that draws until a tile fits."""
+    points, the same end and the same next position. Some engine moves are one
+    here: plays on two ends alike (mirror plays on a line, the empty arms of a
+    Cross), and the draws (then the pass) of a seat that draws until a tile
+    fits."""
     rng = random.Random(variant)
-    for seats in (2, 3, 4):
+    seat_counts = (2,) if variant == "spider" else (2, 3, 4)
+    for seats in seat_counts:
         o = options_for(
             variant, seats=seats, partnership=variant == "catalan" and seats == 4
         )
         for s in small_positions(o, 4, 200, seed=rng.randrange(10_000)):
             s = call_open_muggins(far(s))
-            if s.phase != "play":
+            if s.phase not in ("play", "close"):
                 continue
-            line, states = LineGame(s), StateGame(s)
+            line, states = game_for(s), StateGame(s)
             mine = {
                 (c[1], c[3], None if c[2] is None else line.key(c[2]), c[4])
                 for c in line.children(line.position(s))
@@ -191,8 +205,10 @@ def test_the_line_game_moves_like_the_engine(variant: str) -> None:
                     if c[2] is None
                     else _drawn(c[2], s.turn, c[0] == Action.draw())
                 )
-                fin = c[3] if nxt is None or nxt.phase == "play" else finish_of(nxt)
-                if nxt is not None and nxt.phase != "play":
+                live = nxt is None or nxt.phase in ("play", "close")
+                fin = c[3] if live else finish_of(nxt)
+                if not live:
+                    assert nxt is not None
                     pts = tuple(
                         a - b for a, b in zip(nxt.scores, s.scores, strict=True)
                     )
@@ -213,30 +229,43 @@ def test_the_line_game_moves_like_the_engine(variant: str) -> None:
         ("all_fives", 2, False),
         ("fives_and_threes", 4, True),
         ("catalan", 2, False),
+        ("cross", 2, False),
+        ("grand_cross", 3, False),
+        ("fives", 2, False),
+        ("spider", 2, False),
     ],
 )
-def test_the_line_game_agrees_with_the_engine_mid_hand(
+def test_the_bit_mask_game_agrees_with_the_engine_mid_hand(
     variant: str, seats: int, partners: bool
 ) -> None:
-    """Deeper than brute force reaches: the two games give the same value."""
-    o = options_for(variant, seats=seats, partnership=partners)
+    """Deeper than brute force reaches: the two games give the same value
+    (positions late in random hands on the double-6 set, fewer tiles left off
+    the line, where the engine's states are dearer)."""
+    o = options_for(variant, seats=seats, partnership=partners, set_max=6)
+    r = rules_for(o)
+    left = 13 if r.layout == "line" else 11 if r.n_sides == 2 else 9
     compared = 0
     for seed in range(6):
+        # the first position of a random hand with ``left`` tiles or fewer to
+        # place, else the first of its last eight steps that the engine's
+        # states solve exactly within their allowance
         s = new_match(o, seed)
-        k = 0
-        while s.phase in ("play", "claim") and tiles_left(s) > 13:
-            s = advance(s, 1, 100 * seed + k)
-            k += 1
-        if s.phase not in ("play", "claim"):
+        line = []
+        while s.phase in LIVE:
+            line.append(s)
+            s = advance(s, 1, 100 * seed + len(line))
+        near = [x for x in line if tiles_left(x) <= left][:1] or line[-8:]
+        for s in near:
+            states = DoubleDummy(s, game=StateGame(s), max_nodes=15_000).solve(s)
+            if states.exact:
+                break
+        else:
             continue
-        states = DoubleDummy(s, compact=False, max_nodes=15_000).solve(s)
-        if not states.exact:
-            continue
-        line = DoubleDummy(s).solve(s)
-        assert line.exact
-        assert margin(line.points, 0) == margin(states.points, 0)
-        if rules_for(o).n_sides > 2 or not rules_for(o).end_scoring:
-            assert line.points == states.points
+        bits = DoubleDummy(s).solve(s)
+        assert bits.exact
+        assert margin(bits.points, 0) == margin(states.points, 0)
+        if r.n_sides > 2 or not r.end_scoring:
+            assert bits.points == states.points
         compared += 1
     assert compared >= 2
 
@@ -265,12 +294,18 @@ def test_hand_points_are_the_engines() -> None:
         ("fives_and_threes", 2, False),
         ("catalan", 4, True),
         ("catalan", 3, False),
+        ("fives", 3, False),
+        ("spider", 2, False),
+        ("cross", 4, False),
     ]:
         o = options_for(variant, seats=seats, partnership=partnership)
         r = rules_for(o)
         for _ in range(200):
             tiles = list(range(28))
             rng.shuffle(tiles)
+            if variant == "spider" and rng.random() < 0.3:
+                tiles.remove(0)
+                tiles.insert(0, 0)  # a lone 0-0 counts 25
             hands = tuple(
                 sum(1 << t for t in tiles[i * 3 : i * 3 + rng.randrange(4)])
                 for i in range(seats)
@@ -310,7 +345,8 @@ def test_margin_reads_penalties_and_sides() -> None:
     assert margin((9, 0, 3), 1) == -6
 
 
-def test_the_review_package_is_pure() -> None:
+@pytest.mark.parametrize("package", ["solver", "review"])
+def test_the_package_is_pure(package: str) -> None:
     """No Django, no other app: like the engine and the bots."""
     forbidden = {
         "django",
@@ -324,7 +360,7 @@ def test_the_review_package_is_pure() -> None:
         "config",
         "realtime",
     }
-    root = Path(__file__).resolve().parents[2] / "games" / "review"
+    root = Path(__file__).resolve().parents[2] / "games" / package
     for path in root.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -336,8 +372,9 @@ def test_the_review_package_is_pure() -> None:
             for name in names:
                 top = name.split(".")[0]
                 assert top not in forbidden, (path.name, name)
+                allowed = ("engine", "solver")
+                if package == "review":
+                    allowed = ("engine", "bots", "solver", "review")
                 assert not name.startswith("games.") or name.split(".")[1] in (
-                    "engine",
-                    "bots",
-                    "review",
+                    allowed
                 ), (path.name, name)

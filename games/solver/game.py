@@ -1,13 +1,14 @@
-"""What the double-dummy search works on: a hand with every tile known.
+"""What the search works on: a hand with every tile known.
 
 A ``DealGame`` is one deal seen by the search: positions, the moves from each
 (with the points they make and how the hand ends), a key for the
 transposition table, and the way in from an engine ``State`` (``enter``,
-``after``). Two implementations: ``state_game.StateGame`` (engine states,
-every variant) and ``line_game.LineGame`` (bit masks, the line layouts, for
-speed; the tests prove it agrees with the engine).
+``after``, given by ``EngineEntry``). Two implementations, both on bit masks:
+``line.LineGame`` (the line layouts) and ``layouts.LayoutGame`` (Cross, Grand
+Cross, the Fives spinner, Spider); the tests hold both to the engine's own
+states move for move and value for value.
 
-The conventions both follow (the solver's module docstring tells why):
+The conventions both follow (``search``'s module docstring tells why):
 
 * the hand is played to its end whatever the match scores: positions enter
   the search with scores no target can be reached from (``unbounded``), so
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from games.engine import Action, State, apply, from_json, to_json
 from games.engine.options import Rules
@@ -158,8 +159,42 @@ def delta(after: State, before: State) -> Points:
     return tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
 
 
+class EngineEntry:
+    """The way in from engine states, for a game with a ``position`` of a live
+    state of its deal (play, claim or close phase, conventions applied)."""
+
+    r: Rules
+    n_sides: int
+
+    def position(self, s: State, /) -> Any:
+        raise NotImplementedError
+
+    def _root(self, before: State, action: Action | None, after: State) -> Child[Any]:
+        after = settle(self.r, after)
+        pts = delta(after, before)
+        placed = after.played - before.played
+        if over(after):
+            fin = finish_of(after) if after is not before else Finish("over")
+            return action, pts, None, fin, placed
+        return action, pts, self.position(after), None, placed
+
+    def enter(self, state: State) -> Child[Any]:
+        """``state`` as a root move (``DealGame.enter``)."""
+        if over(state):
+            return None, (0,) * self.n_sides, None, Finish("over"), 0
+        state = unbounded(state)
+        return self._root(state, None, state)
+
+    def after(self, state: State, seat: int, action: Action) -> Child[Any]:
+        """The root move ``action`` of ``seat`` at ``state``
+        (``DealGame.after``)."""
+        state = unbounded(state)
+        return self._root(state, action, apply(state, seat, action))
+
+
 __all__ = [
     "FAR",
+    "EngineEntry",
     "Child",
     "DealGame",
     "Finish",

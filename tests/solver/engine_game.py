@@ -1,14 +1,14 @@
-"""The double-dummy search on the engine's own states: every variant.
+"""The tests' reference game: one deal on the engine's own states.
 
 Each move is ``games.engine.apply`` of one of ``legal_actions`` (a Muggins
 call is never one: the search claims every scoring play, so no window opens
-inside it; ``model.settle`` calls one already open at the way in). Slower than
-``line_game`` but exact by construction, and the only game for the layouts
-that are not a line (Cross, Grand Cross, Fives, Spider).
+inside it; ``games.solver.game.settle`` calls one already open at the way in).
+Exact by construction and several times dearer a node than the bit-mask games
+of ``games.solver``, which the tests hold to it move for move and value for
+value (``DoubleDummy(state, game=StateGame(state))``).
 
 The transposition key reads the state's hands, stock, ends and phase fields:
-engine internals, read-only, of states this module built by ``apply`` from a
-state it was given (as ``games.bots.hard.playouts`` reads a guessed state).
+engine internals, read-only, of states this module built by ``apply``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from games.engine import Action, State, apply, legal_actions
 from games.engine.actions import MUGGINS, PLAY, PLAY_DOUBLES
 from games.engine.options import rules_for
 from games.engine.tiles import IS_DOUBLE, PIPS, tile_id
-from games.review.model import (
+from games.solver.game import (
     Child,
     Finish,
     Points,
