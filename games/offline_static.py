@@ -1,8 +1,8 @@
 """``/static/offline/pure.zip``: the pure packages the offline game runs in the browser.
 
 The browser's Python (Pyodide, in a Web Worker) imports ``games.offline``, which
-stands on ``games.engine`` and ``games.bots``. A staticfiles finder zips those three
-packages' source files from the tree and offers the zip as ``offline/pure.zip``, so
+stands on ``games.engine`` and ``games.bots`` (the hard player's search on
+``games.solver``). A staticfiles finder zips those four packages' source files from the tree and offers the zip as ``offline/pure.zip``, so
 ``collectstatic`` collects (and hashes) it like any other file and the tests' own
 servers, which serve from the finders, serve it too. There is no
 ``games/__init__.py`` in it (that one is Django's app): the worker unpacks the zip
@@ -27,7 +27,7 @@ from django.contrib.staticfiles.finders import BaseFinder
 from django.core.files.storage import FileSystemStorage
 
 ZIP_NAME = "offline/pure.zip"
-PACKAGES = ("games/engine", "games/bots", "games/offline")
+PACKAGES = ("games/engine", "games/solver", "games/bots", "games/offline")
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip entry can carry
 
 

@@ -1,5 +1,5 @@
 """``/static/offline/pure.zip``: exactly the source files of ``games/engine``,
-``games/bots`` and ``games/offline``, enough on their own for the offline game, and
+``games/solver``, ``games/bots`` and ``games/offline``, enough on their own for the offline game, and
 collected (with Pyodide's files left as published) by ``collectstatic``."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from django.test import override_settings
 from games.offline_static import ZIP_NAME, pure_zip_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "bots", "offline")
+PACKAGES = ("engine", "solver", "bots", "offline")
 
 
 def source_files() -> dict[str, bytes]:
-    """Every .py file of the three packages, read from the tree independently."""
+    """Every .py file of the four packages, read from the tree independently."""
     out = {}
     for package in PACKAGES:
         for folder, dirs, files in os.walk(ROOT / "games" / package):
@@ -64,7 +64,7 @@ def test_the_zip_alone_plays_a_game(tmp_path: Path) -> None:
         "import json, sys\n"
         f"sys.path.insert(0, {str(tmp_path)!r})\n"
         "from games import offline\n"
-        "game = offline.new_game('draw', {}, ['medium'], 'ab' * 32)\n"
+        "game = offline.new_game('draw', {}, ['hard'], 'ab' * 32)\n"
         "while offline.computer_turn(game) is not None:\n"
         "    game = offline.computer_move(game, 1)\n"
         "frame = offline.state_frame(game)\n"
