@@ -83,7 +83,7 @@ class PureZipFinder(BaseFinder):
 
     def find(self, path: str, find_all: bool = False, **kwargs: Any) -> Any:
         if path != ZIP_NAME:
-            return [] if find_all else None
+            return []  # a miss, as Django's own finders answer it either way
         found = str(pure_zip_build())
         return [found] if find_all else found
 
