@@ -2,8 +2,9 @@
 
 The browser's Python (Pyodide, in a Web Worker) imports ``games.offline``, which
 stands on ``games.engine`` and ``games.bots`` (the hard player's search on
-``games.solver``). A staticfiles finder zips those four packages' source files from the tree and offers the zip as ``offline/pure.zip``, so
-``collectstatic`` collects (and hashes) it like any other file and the tests' own
+``games.solver``). A staticfiles finder zips those four packages' source files
+from the tree and offers the zip as ``offline/pure.zip``, so ``collectstatic``
+collects (and hashes) it like any other file and the tests' own
 servers, which serve from the finders, serve it too. There is no
 ``games/__init__.py`` in it (that one is Django's app): the worker unpacks the zip
 into a folder, where ``games`` is a namespace package.

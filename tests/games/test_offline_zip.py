@@ -1,6 +1,7 @@
 """``/static/offline/pure.zip``: exactly the source files of ``games/engine``,
-``games/solver``, ``games/bots`` and ``games/offline``, enough on their own for the offline game, and
-collected (with Pyodide's files left as published) by ``collectstatic``."""
+``games/solver``, ``games/bots`` and ``games/offline``, enough on their own for the
+offline game, and collected (with Pyodide's files left as published) by
+``collectstatic``."""
 
 from __future__ import annotations
 
