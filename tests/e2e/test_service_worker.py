@@ -89,3 +89,23 @@ def test_the_worker_keeps_the_shell_and_answers_offline(new_page, live_url):
         context.set_offline(False)
     page.goto("/play/")
     expect(page.locator("header")).to_contain_text(name)
+
+
+def test_chromium_finds_the_site_installable(new_page, live_url):
+    """What Chromium checks before it offers to install a site (a manifest with
+    a name, icons of 192 and 512 px, a start address and a standalone display,
+    served over a secure origin with a service worker in control) finds nothing
+    missing."""
+    page = new_page(width=390, height=800)
+    page.goto("/play/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert manifest["url"].endswith("/manifest.webmanifest")
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # A test browser's context is off the record, where Chromium offers no install
+    # whatever the site: that one reason is the browser's, every other the site's.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
