@@ -126,6 +126,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     assert type(scheduler) is Scheduler
     assert set(app.conf.beat_schedule) == {
         "ops-audit",
+        "games-chain-reserve",
         "games-sweep-overdue",
         "games-clock-sweep",
         "games-finish-sweep",
