@@ -1,6 +1,7 @@
 """``/healthz`` tells whether a worker and beat run and whether a table is stuck;
 ``/metrics`` exposes the counters and the scrape-time gauges."""
 
+import re
 import time
 from datetime import timedelta
 
@@ -78,8 +79,10 @@ def test_a_table_long_past_its_deadline_is_named(make_user, client):
     )
     body = client.get("/healthz").json()
     assert "timers" in body["down"]
-    assert body["components"]["timers"]["error"] == (
-        f"table {table.pk} is 40 s past its deadline"
+    # 40 s, or a second or two more when the machine is slow to answer.
+    assert re.fullmatch(
+        rf"table {table.pk} is 4[0-5] s past its deadline",
+        body["components"]["timers"]["error"],
     )
 
 
