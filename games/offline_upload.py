@@ -40,8 +40,8 @@ from core.refusals import Refusal
 from games import engine, offline
 from games.engine.fair import chain_link
 from games.finish import table_finish
-from games.models import OfflineGame, Seat, Table, TableEvent
-from games.services.seats import team_of
+from games.models import OfflineGame, Table, TableEvent
+from games.services.creating import practice_seats_create
 from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 
 # The deepest upload is an action playing doubles: upload > actions > [seat,
@@ -268,22 +268,7 @@ def _table_write(
         hand_pause_seconds=0,
         started_at=at,
     )
-    Seat.objects.bulk_create(
-        [
-            Seat(
-                table=table,
-                position=0,
-                team=team_of(opts, 0),
-                user=user,
-                name=user.get_username(),
-            )
-        ]
-        + [
-            Seat(table=table, position=i, team=team_of(opts, i), bot_level=level)
-            for i, level in enumerate(replayed.levels, start=1)
-        ]
-    )
-    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    seats = practice_seats_create(table, opts, user, replayed.levels)
     TableEvent.objects.bulk_create(
         [
             TableEvent(

@@ -93,7 +93,17 @@ def table_practice_create(
         bot_delay_ms=BOT_SPEEDS[bot_speed],
         hand_pause_seconds=0,
     )
-    Seat.objects.bulk_create(
+    practice_seats_create(table, opts, user, bot_levels)
+    _start(table, table_seats(table))
+    return table
+
+
+def practice_seats_create(
+    table: Table, opts: engine.Options, user: User, bot_levels: Sequence[str]
+) -> list[Seat]:
+    """A practice table's seats: the player in seat 0, computer players of
+    ``bot_levels`` in the others (a live practice table, an uploaded offline game)."""
+    return Seat.objects.bulk_create(
         [
             Seat(
                 table=table,
@@ -108,8 +118,6 @@ def table_practice_create(
             for i, level in enumerate(bot_levels, start=1)
         ]
     )
-    _start(table, table_seats(table))
-    return table
 
 
 def table_create(
