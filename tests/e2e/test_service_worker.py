@@ -109,3 +109,31 @@ def test_chromium_finds_the_site_installable(new_page, live_url):
     # A test browser's context is off the record, where Chromium offers no install
     # whatever the site: that one reason is the browser's, every other the site's.
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+
+def test_offline_before_the_runtime_is_kept_the_game_says_it_cannot_start(
+    new_page, live_url
+):
+    """A reader whose visits never offered the offline game has the shell but not
+    the runtime: offline, the Play page says in words that the game cannot start
+    here, and nothing on the page fails (``new_page`` fails on any script error,
+    the engine's worker included)."""
+    page = new_page(width=390, height=800)
+    page.goto("/rules/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    cache = kept(page)
+    runtime = set(worker_config(live_url)["runtime"])
+    assert runtime and not runtime & set(cache["keys"])
+
+    context = page.context
+    context.set_offline(True)
+    try:
+        page.goto("/play/")
+        expect(page.locator("h1")).to_have_text("Practice offline")
+        expect(page.locator("#offline-engine-status")).to_have_text(
+            "The game could not start in this browser: "
+            "play against the computer online."
+        )
+        expect(page.locator("#offline-start")).to_be_disabled()
+    finally:
+        context.set_offline(False)

@@ -24,6 +24,9 @@ async function init({ pyodide: pyodideUrl, pure: pureUrl }) {
   const began = performance.now();
   const since = () => (performance.now() - began) / 1000;
   const pure = fetch(pureUrl); // meanwhile
+  // Awaited below; until then a failure (offline before the zip was kept) is
+  // not an unhandled rejection if Pyodide's own start fails first.
+  pure.catch(() => {});
   const { loadPyodide } = await import(pyodideUrl);
   const indexURL = new URL(".", new URL(pyodideUrl, self.location.href)).href;
   const py = await loadPyodide({ indexURL, fullStdLib: false });
