@@ -92,10 +92,18 @@ def test_the_browser_engine_reaches_cpythons_states_in_every_variant(
 
 def test_the_browser_plays_the_computer_as_cpython_does(new_page) -> None:
     """The worker's own game, computers moving by its bots: the moves it makes
-    are the moves CPython's bots make (easy and medium decide alike anywhere)."""
+    are the moves CPython's bots make (easy and medium decide alike anywhere).
+    It plays on an engine restored from the memory snapshot the first start
+    kept, as every later start of the offline game does."""
     page = new_page()
     page.goto("/rules/")
-    page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    first = page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    assert first["snapshot"] == "made"
+    assert page.evaluate("() => window.offlineCall('kept', {})") is True
+    page.reload()
+    later = page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    assert later["snapshot"] == "restored"
+    assert later["version"] == first["version"]
     game = offline.new_game("all_fives", {"target": 50}, ["medium"], SEED)
     answer = page.evaluate(
         "(a) => window.offlineCall('start', a)",
@@ -128,3 +136,51 @@ def test_the_browser_plays_the_computer_as_cpython_does(new_page) -> None:
         {"seat": 0, "action": {"type": "play", "tile": [9, 9], "end": "left"}},
     )
     assert refused["refused"] in ("illegal", "wait")
+
+
+# A kept snapshot spoilt as a browser's storage can leave it: cut short, or with
+# a restore that never finished (the tab closed, or Pyodide hung on it).
+SPOIL = """async (how) => {
+  const base = await new Promise((resolve, reject) => {
+    const req = indexedDB.open("dominoes-engine", 1);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const tx = base.transaction("snapshot", "readwrite");
+  const store = tx.objectStore("snapshot");
+  const kept = await new Promise((resolve) => {
+    const req = store.get("current");
+    req.onsuccess = () => resolve(req.result);
+  });
+  if (how === "short") store.put({...kept, bytes: new Uint8Array(64)}, "current");
+  else store.put(kept.key, "trying");
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  base.close();
+  return kept.key;
+}"""
+
+
+@pytest.mark.parametrize("how", ["short", "unfinished"])
+def test_a_snapshot_that_cannot_be_restored_is_replaced(new_page, how) -> None:
+    """A kept snapshot that cannot be trusted costs one plain start: it is
+    dropped, the engine starts afresh and plays, and a good snapshot is kept in
+    its place."""
+    page = new_page()
+    page.goto("/rules/")
+    page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    assert page.evaluate("() => window.offlineCall('kept', {})") is True
+    assert page.evaluate(SPOIL, how)
+    page.reload()
+    again = page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    assert again["snapshot"] == "made"
+    answer = page.evaluate(
+        "(a) => window.offlineCall('start', a)",
+        {"variant": "draw", "options": {}, "levels": ["easy"], "seed": SEED},
+    )
+    assert answer["frame"] == offline.state_frame(
+        offline.new_game("draw", {}, ["easy"], SEED)
+    )
+    assert page.evaluate("() => window.offlineCall('kept', {})") is True
+    page.reload()
+    last = page.evaluate(BOOT, {"worker": WORKER, "pyodide": PYODIDE, "pure": PURE})
+    assert last["snapshot"] == "restored"
