@@ -61,7 +61,7 @@ def test_later_chains_are_keyed_from_the_seed() -> None:
     # The last hand of the first chain: the next chain is added before it is needed.
     last = game.state.copy()
     last.hand_no = fair.CHAIN_LENGTH
-    extended = offline._chain_ahead(last, SEED)
+    extended = offline.game._chain_ahead(last, SEED)
     assert extended.fair is not None
     assert extended.fair.chains == (top, expected)
     assert extended.fair.has_key(fair.CHAIN_LENGTH + 1)
