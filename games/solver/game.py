@@ -21,8 +21,9 @@ The conventions both follow (``search``'s module docstring tells why):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from operator import add
 from typing import Any, Protocol, TypeVar
 
 from games.engine import Action, State, apply, from_json, to_json
@@ -49,7 +50,22 @@ class Finish:
     seat: int | None = None
 
 
+BLOCKED = Finish("blocked")
+OUT_BONUS = 1000  # move ordering: going out first
 FAR = -(10**9)  # a match score no hand brings to any target
+
+
+def points_add(a: Points, b: Points) -> Points:
+    """Two sides' points added side by side."""
+    return tuple(map(add, a, b))
+
+
+def union(hands: Iterable[int]) -> int:
+    """Every tile some hand holds, as one mask."""
+    u = 0
+    for h in hands:
+        u |= h
+    return u
 
 
 P = TypeVar("P")

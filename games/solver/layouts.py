@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from itertools import combinations
-from operator import add
 
 from games.engine import State
 from games.engine.options import Rules, rules_for
@@ -50,15 +49,23 @@ from games.engine.variants import (
     STOCK_NONE,
     STOCK_ONE,
 )
-from games.solver.game import Child, EngineEntry, Finish, Points, plays_left
+from games.solver.game import (
+    BLOCKED,
+    OUT_BONUS,
+    Child,
+    EngineEntry,
+    Finish,
+    Points,
+    plays_left,
+    points_add,
+    union,
+)
 from games.solver.scoring import end_sum_table, hand_points, tile_list
 
 Ends = tuple[int, ...]
 LayoutPos = tuple[tuple[int, ...], int, tuple[int, ...], Ends, int, tuple[int, ...]]
 
 SPUN = -2
-BLOCKED = Finish("blocked")
-OUT_BONUS = 1000  # move ordering: going out first
 _VALUE = 5  # an end's value is ``code >> _VALUE``
 _FLAGS = (1 << _VALUE) - 1
 
@@ -171,13 +178,6 @@ class LayoutGame(EngineEntry):
     def _drawable(self, stock: tuple[int, ...]) -> bool:
         return not self.none and len(stock) > self.reserve
 
-    @staticmethod
-    def _union(hands: tuple[int, ...]) -> int:
-        u = 0
-        for h in hands:
-            u |= h
-        return u
-
     def _next(
         self,
         hands: tuple[int, ...],
@@ -192,11 +192,11 @@ class LayoutGame(EngineEntry):
         """The engine's ``_finish``: out, blocked, or the next seat's turn."""
         if not hands[seat]:
             bonus = hand_points(self.r, hands, seat)
-            return move, _add(pts, bonus), None, Finish("out", seat), placed
-        if not self._drawable(stock) and not self._union(hands) & fits(ends):
+            return move, points_add(pts, bonus), None, Finish("out", seat), placed
+        if not self._drawable(stock) and not union(hands) & fits(ends):
             return (
                 move,
-                _add(pts, hand_points(self.r, hands, -1)),
+                points_add(pts, hand_points(self.r, hands, -1)),
                 None,
                 BLOCKED,
                 placed,
@@ -353,7 +353,7 @@ class LayoutGame(EngineEntry):
         nh = tuple(new)
         if hand & fit:
             return "draw", self.zero, (nh, seat, stock, ends, spin, ()), None, 0
-        if not self._union(nh) & fit:
+        if not union(nh) & fit:
             return "draw", hand_points(self.r, nh, -1), None, BLOCKED, 0
         nxt = seat + 1 if seat + 1 < self.seats else 0
         return "draw", self.zero, (nh, nxt, stock, ends, spin, ()), None, 0
@@ -421,10 +421,6 @@ class LayoutGame(EngineEntry):
         if not rest:
             v += OUT_BONUS
         return v
-
-
-def _add(a: Points, b: Points) -> Points:
-    return tuple(map(add, a, b))
 
 
 __all__ = ["SPUN", "LayoutGame", "LayoutPos", "end_code", "end_sum", "fits"]

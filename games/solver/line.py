@@ -30,7 +30,6 @@ on two ends for the bot's own playouts.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from operator import add
 
 from games.engine import State
 from games.engine.options import Rules, rules_for
@@ -38,19 +37,21 @@ from games.engine.state import DBL
 from games.engine.tiles import IS_DOUBLE, NUM_MASK, PIPS, TILE_HI, TILE_LO
 from games.engine.variants import LINE, STOCK_NONE, STOCK_ONE
 from games.solver.game import (
+    BLOCKED,
+    OUT_BONUS,
     Child,
     EngineEntry,
     Finish,
     Points,
     plays_left,
+    points_add,
+    union,
 )
 from games.solver.scoring import end_sum_table, hand_points, tile_list
 
 LinePos = tuple[tuple[int, ...], int, tuple[int, ...], int, bool, int, bool]
 
-BLOCKED = Finish("blocked")
 _BLOCKED, _MOVED_ON, _PLAYS = 0, 1, 2  # ``_rollout_stuck``'s outcomes
-OUT_BONUS = 1000  # move ordering: going out first
 W_BLOCK = 10  # the greedy policy: the next seat left without a play
 
 # One play on a line: (tile, the end value it leaves, whether that end is a
@@ -132,13 +133,6 @@ class LineGame(EngineEntry):
         """``_drawable`` of the stock from its ``si``-th tile on."""
         return not self.none and len(stock) - si > self.reserve
 
-    @staticmethod
-    def _union(hands: tuple[int, ...]) -> int:
-        u = 0
-        for h in hands:
-            u |= h
-        return u
-
     def _next(
         self,
         hands: tuple[int, ...],
@@ -156,13 +150,11 @@ class LineGame(EngineEntry):
         if not hands[seat]:
             bonus = hand_points(self.r, hands, seat)
             fin = Finish("out", seat)
-            return move, _add(pts, bonus), None, fin, placed
-        if not self._drawable(stock) and not self._union(hands) & (
-            NUM_MASK[a] | NUM_MASK[b]
-        ):
+            return move, points_add(pts, bonus), None, fin, placed
+        if not self._drawable(stock) and not union(hands) & (NUM_MASK[a] | NUM_MASK[b]):
             return (
                 move,
-                _add(pts, hand_points(self.r, hands, -1)),
+                points_add(pts, hand_points(self.r, hands, -1)),
                 None,
                 BLOCKED,
                 placed,
@@ -220,7 +212,7 @@ class LineGame(EngineEntry):
         nh = tuple(new)
         if hand & fit:
             return "draw", self.zero, (nh, seat, stock, a, da, b, db), None, 0
-        if not self._union(nh) & fit:
+        if not union(nh) & fit:
             return "draw", hand_points(self.r, nh, -1), None, BLOCKED, 0
         nxt = seat + 1 if seat + 1 < self.seats else 0
         return "draw", self.zero, (nh, nxt, stock, a, da, b, db), None, 0
@@ -292,10 +284,10 @@ class LineGame(EngineEntry):
                 pts = tuple(p)
             if not rest:
                 bonus = hand_points(self.r, nh, seat)
-                out.append((t, _add(pts, bonus), None, Finish("out", seat), 1))
+                out.append((t, points_add(pts, bonus), None, Finish("out", seat), 1))
             elif not open_stock and not (others | rest) & (NUM_MASK[a] | NUM_MASK[b]):
                 bonus = hand_points(self.r, nh, -1)
-                out.append((t, _add(pts, bonus), None, BLOCKED, 1))
+                out.append((t, points_add(pts, bonus), None, BLOCKED, 1))
             else:
                 out.append((t, pts, (nh, nxt, stock, a, da, b, db), None, 1))
         return out
@@ -393,7 +385,7 @@ class LineGame(EngineEntry):
             pts[side_of[seat]] += made
             if not hand:
                 return self._ended(pts, hands, seat, steps)
-            if si >= limit and not _union(hands) & (NUM_MASK[a] | NUM_MASK[b]):
+            if si >= limit and not union(hands) & (NUM_MASK[a] | NUM_MASK[b]):
                 return self._ended(pts, hands, -1, steps)
             seat = nxt
 
@@ -405,11 +397,11 @@ class LineGame(EngineEntry):
         now plays."""
         hand = hands[seat]
         if not self._drawable_at(stock, si):
-            return si, _BLOCKED if not _union(hands) & fit else _MOVED_ON
+            return si, _BLOCKED if not union(hands) & fit else _MOVED_ON
         if self.one:
             hands[seat] = hand | 1 << stock[si]
             si += 1
-            if not self._drawable_at(stock, si) and not _union(hands) & fit:
+            if not self._drawable_at(stock, si) and not union(hands) & fit:
                 return si, _BLOCKED
             return si, _MOVED_ON
         while not hand & fit and si < len(stock):
@@ -418,7 +410,7 @@ class LineGame(EngineEntry):
         hands[seat] = hand
         if hand & fit:
             return si, _PLAYS
-        return si, _BLOCKED if not _union(hands) & fit else _MOVED_ON
+        return si, _BLOCKED if not union(hands) & fit else _MOVED_ON
 
     def _ended(
         self, pts: list[int], hands: list[int], out_seat: int, steps: int
@@ -426,7 +418,7 @@ class LineGame(EngineEntry):
         """A rollout's end: its points with the hand's bonus, how it ended."""
         bonus = hand_points(self.r, tuple(hands), out_seat)
         fin = Finish("out", out_seat) if out_seat >= 0 else BLOCKED
-        return _add(tuple(pts), bonus), fin, steps
+        return points_add(tuple(pts), bonus), fin, steps
 
     @staticmethod
     def _guess(t: int, made: int, hand: int) -> int:
@@ -435,17 +427,6 @@ class LineGame(EngineEntry):
         if hand == 1 << t:
             v += OUT_BONUS
         return v
-
-
-def _add(a: Points, b: Points) -> Points:
-    return tuple(map(add, a, b))
-
-
-def _union(hands: list[int]) -> int:
-    u = 0
-    for h in hands:
-        u |= h
-    return u
 
 
 __all__ = ["LineGame", "LinePlay", "LinePos", "line_plays"]

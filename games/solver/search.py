@@ -44,14 +44,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from operator import add
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine import Action, State, current_seat, legal_actions
 from games.engine.actions import MUGGINS
 from games.engine.options import rules_for
 from games.engine.variants import LINE
-from games.solver.game import Child, DealGame, Finish, Game, Points
+from games.solver.game import Child, DealGame, Finish, Game, Points, points_add
 from games.solver.layouts import LayoutGame
 from games.solver.line import LineGame
 
@@ -137,17 +136,13 @@ def preferred(side: int, sols: Sequence[Solution], penalties: bool = False) -> i
     )
 
 
-def _add(a: Points, b: Points) -> Points:
-    return tuple(map(add, a, b))
-
-
 def _joined(pts: Points, sub: Line | None, fin: Finish | None) -> Line:
     """The line of a move making ``pts``: followed by ``sub``, or ending the
     hand as ``fin``."""
     if sub is None:
         assert fin is not None
         return pts, fin
-    return _add(pts, sub[0]), sub[1]
+    return points_add(pts, sub[0]), sub[1]
 
 
 Line = tuple[Points, Finish]
@@ -327,7 +322,7 @@ class Search(Generic[P]):
             _, sub = self._ab(pos, depth, -INF, INF)
         else:
             sub = self._maxn(pos, depth)
-        return _add(pts, sub[0]), sub[1]
+        return points_add(pts, sub[0]), sub[1]
 
     # ------------------------------------------------------------ helpers
 
@@ -366,7 +361,7 @@ class Search(Generic[P]):
         while True:
             self._count()
             _, pts, nxt, fin, _ = policy(at)
-            total = _add(total, pts)
+            total = points_add(total, pts)
             if nxt is None:
                 assert fin is not None
                 break
@@ -480,7 +475,7 @@ class Search(Generic[P]):
                 line: Line = (pts, fin)
             else:
                 sub = self._maxn(nxt, depth - placed)
-                line = (_add(pts, sub[0]), sub[1])
+                line = (points_add(pts, sub[0]), sub[1])
             p = line[0]
             m = sign * (n * p[side] - sum(p))
             if (
