@@ -7,12 +7,13 @@ is derived, so it is not read). Pure like the rest of the package: the worker
 stores the dict, the pages turn it into words.
 
 A seat's summary: its decisions (those with more than one option), how many
-of them were *judged* (``single``: solved to the end of the hand, not at a
-match point), its *accuracy* (the share of the judged ones that no label marks:
-within the inaccuracy threshold or within the sampling noise; ``None`` when
-none was judged, so a hand whose decisions could not be judged claims no
-accuracy), its three biggest mistakes (labelled decisions, largest loss first,
-with their step indexes) and its luck (its side's, from ``luck``).
+of them were *judged* (``single``: solved to the end of the hand; a match
+point valued by the chance of winning the match), its *accuracy* (the share of
+the judged ones that no label marks: within the inaccuracy threshold or within
+the sampling noise; ``None`` when none was judged, so a hand whose decisions
+could not be judged claims no accuracy), its three biggest mistakes (labelled
+decisions, largest loss first as a share of its scale's blunder threshold,
+with their step indexes and scale) and its luck (its side's, from ``luck``).
 """
 
 from __future__ import annotations
@@ -24,14 +25,17 @@ from games.engine import Action, Options, action_to_dict, parse_action
 from games.engine.options import rules_for
 from games.review.faceup import FaceUpStep
 from games.review.hand import Budget, HandReview
+from games.review.labels import thresholds_for
 from games.review.luck import Luck
-from games.review.single import DecisionReview, OptionValue
+from games.review.single import MATCH, POINTS, DecisionReview, OptionValue
 from games.solver.game import Finish
 from games.solver.search import Solution
 
 # The stored result's format: summaries count judged decisions ("judged"), and
-# only judged decisions carry a label.
-VERSION = 2
+# only judged decisions carry a label; each decision names its ``scale``, match
+# points valued by the chance of winning the match (3). A version 2 review has
+# no scale: its match points were valued in points, and are not judged.
+VERSION = 3
 BIGGEST = 3
 
 
@@ -81,6 +85,7 @@ def _decision(step: int, seq: int | None, r: DecisionReview) -> dict[str, Any]:
         "exact": r.exact,
         "depth": r.depth,
         "match_point": r.match_point,
+        "scale": r.scale,
     }
 
 
@@ -103,6 +108,7 @@ def _decision_from(d: dict[str, Any]) -> tuple[int, DecisionReview]:
         exact=d["exact"],
         depth=d["depth"],
         match_point=d["match_point"],
+        scale=d.get("scale", POINTS),
     )
 
 
@@ -153,6 +159,12 @@ def _luck_from(d: dict[str, Any]) -> Luck:
     )
 
 
+def _severity(d: DecisionReview, variant: str) -> float:
+    """A loss as a share of its scale's blunder threshold: losses in points and
+    in the chance of winning the match ranked together."""
+    return d.loss / thresholds_for(variant, match=d.scale == MATCH).blunder
+
+
 def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]:
     """One summary per seat (module docstring), in seat order."""
     r = rules_for(options)
@@ -164,7 +176,7 @@ def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]
         clean = sum(1 for _, d in judged if d.label is None)
         labelled = sorted(
             ((i, d) for i, d in judged if d.label is not None),
-            key=lambda x: (-x[1].loss, x[0]),
+            key=lambda x: (-_severity(x[1], options.variant), x[0]),
         )
         side = r.side_of[seat]
         out.append(
@@ -179,7 +191,7 @@ def seat_summaries(review: HandReview, options: Options) -> list[dict[str, Any]]
                     for label in ("inaccuracy", "mistake", "blunder")
                 },
                 "mistakes": [
-                    {"step": i, "label": d.label, "loss": d.loss}
+                    {"step": i, "label": d.label, "loss": d.loss, "scale": d.scale}
                     for i, d in labelled[:BIGGEST]
                 ],
                 "luck": review.luck.luck[side],

@@ -1,4 +1,6 @@
-"""Labels of a decision by its loss: inaccuracy, mistake, blunder.
+"""Labels of a decision by its loss: inaccuracy, mistake, blunder; a loss in
+points of margin, or, in a hand that can decide the match, in the chance of
+winning it (``MATCH_THRESHOLDS``).
 
 The one place the thresholds live. A decision's *loss* is the expected margin
 its side gave up against the best option (points: own side's minus the mean
@@ -43,19 +45,35 @@ THRESHOLDS: dict[str, Thresholds] = {
     "spider": Thresholds(12.0, 24.0, 48.0),
 }
 
+# A decision in a hand that can decide the match is valued by its side's chance
+# of winning the match (``single``): its loss is a drop in that chance (0-1).
+# The steps are the ones Lichess labels a drop in a player's winning chances by
+# (0.1, 0.2 and 0.3 on its -1..1 scale, that is 5, 10 and 15 points of
+# percentage).
+MATCH_THRESHOLDS = Thresholds(0.05, 0.10, 0.15)
+
 # A loss is labelled only when it exceeds this many standard errors of its
 # estimate (the paired difference over the sampled deals): sampling noise is
 # never called a mistake.
 MIN_Z = 2.0
 
 
-def label_for(variant: str, loss: float, error: float = 0.0) -> str | None:
-    """The label of a decision that lost ``loss`` points of margin, estimated
-    with standard error ``error``; ``None`` below the inaccuracy threshold or
-    within the noise."""
+def thresholds_for(variant: str, *, match: bool = False) -> Thresholds:
+    """The thresholds of a loss in points of ``variant``, or in the chance of
+    winning the match (``match``)."""
+    return MATCH_THRESHOLDS if match else THRESHOLDS[variant]
+
+
+def label_for(
+    variant: str, loss: float, error: float = 0.0, *, match: bool = False
+) -> str | None:
+    """The label of a decision that lost ``loss`` points of margin (``match``:
+    ``loss`` of its side's chance of winning the match), estimated with standard
+    error ``error``; ``None`` below the inaccuracy threshold or within the
+    noise."""
     if loss <= MIN_Z * error:
         return None
-    t = THRESHOLDS[variant]
+    t = thresholds_for(variant, match=match)
     if loss >= t.blunder:
         return BLUNDER
     if loss >= t.mistake:
@@ -69,9 +87,11 @@ __all__ = [
     "BLUNDER",
     "INACCURACY",
     "LABELS",
+    "MATCH_THRESHOLDS",
     "MISTAKE",
     "MIN_Z",
     "THRESHOLDS",
     "Thresholds",
     "label_for",
+    "thresholds_for",
 ]

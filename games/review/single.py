@@ -26,16 +26,24 @@ Every option is valued on the same deals (common random numbers), and the
 random stream of a decision is seeded from the review's ``seed``, the hand and
 the decision's place in it: the same hand and seed give the same review.
 
-A decision is *judged* (may be labelled, may be called accurate, has a best
-option) only when every deal was solved to the end of the hand and the hand
-cannot decide the match:
+In a hand that can decide the match (``match_point``: on some sampled deal,
+some option ends the match by the hand's end) points are the wrong scale: ten
+points that win the match are worth more than thirty that do not. There each
+option is valued by the seat's side's *chance of winning the match*
+(``match_chance``): on a deal where the hand's end decides the match, 1 for a
+win and 0 for a loss (shared on a tie); on a deal where the match goes on, the
+side's share of a race to the target by the points each side still needs. The
+mean over the deals is a probability, the loss a drop in it, labelled by
+``labels.MATCH_THRESHOLDS`` (``scale`` ``MATCH``; elsewhere ``POINTS``). The
+solver plays the hand to its end: where two sides would both pass the target
+in the same hand, the one with more points at its end wins here, whoever got
+there first.
 
-* a depth-limited value (``exact`` false) is a heuristic guess of the hand's
-  end; it is shown as an estimate, never as a verdict: the search could not
-  settle the decision within its budget;
-* a decision in a hand that can decide the match (a side's score plus what
-  some option is expected to bring it reaches the target) is valued but not
-  judged (``match_point``): the solver values hand points, not match wins.
+A decision is *judged* (may be labelled, may be called accurate, has a best
+option) only when every deal was solved to the end of the hand: a
+depth-limited value (``exact`` false) is a heuristic guess of the hand's end;
+it is shown as an estimate, never as a verdict: the search could not settle the
+decision within its budget.
 """
 
 from __future__ import annotations
@@ -57,7 +65,8 @@ from games.engine import (
     view,
 )
 from games.engine.actions import MUGGINS
-from games.engine.options import rules_for
+from games.engine.options import Rules, rules_for
+from games.engine.scoring import match_winners
 from games.engine.tiles import tile_id
 from games.review.labels import label_for
 from games.solver.search import DoubleDummy, margin
@@ -66,11 +75,14 @@ DEFAULT_SAMPLES = 16
 DEFAULT_MAX_NODES = 4_000  # per sampled deal (every option together)
 POOL_FACTOR = 8  # deals drawn and weighed per deal solved, where plays are read
 LIVE = ("play", "claim", "close")
+POINTS = "points"  # values in points of margin
+MATCH = "match"  # values in the chance of winning the match (0-1)
 
 
 @dataclass(frozen=True, slots=True)
 class OptionValue:
-    """One option of a decision: its mean margin for the seat's side and the
+    """One option of a decision: its mean value for the seat's side (its
+    margin, or on the ``MATCH`` scale its chance of winning the match) and the
     mean points of every side, over the sampled deals."""
 
     action: Action
@@ -90,7 +102,10 @@ class DecisionReview:
     weight repeats the likely ones); ``effective``: the weighed pool's
     effective size (the deals drawn when nothing was weighed). ``exact``: every
     deal solved to the end of the hand; else ``depth`` is the shallowest
-    depth limit used (tiles placed)."""
+    depth limit used (tiles placed). ``match_point``: the hand can decide the
+    match; ``scale``: what ``value``, ``loss`` and ``error`` count (``MATCH``
+    at a match point; a stored review of an older format has match points
+    valued in ``POINTS``, and those are not judged)."""
 
     seat: int
     side: int
@@ -106,18 +121,39 @@ class DecisionReview:
     exact: bool
     depth: int | None
     match_point: bool
+    scale: str = POINTS
 
     @property
     def judged(self) -> bool:
         """Whether the review gives a verdict on this decision: solved to the
-        end of the hand on every deal, and not at a match point."""
-        return decision_judged(exact=self.exact, match_point=self.match_point)
+        end of the hand on every deal (and a match point valued by the match)."""
+        return decision_judged(
+            exact=self.exact, match_point=self.match_point, scale=self.scale
+        )
 
 
-def decision_judged(*, exact: bool, match_point: bool) -> bool:
+def decision_judged(*, exact: bool, match_point: bool, scale: str = POINTS) -> bool:
     """Whether a decision valued ``exact``ly or not, at a ``match_point`` or
-    not, is judged (module docstring): the one rule, for stored reviews too."""
-    return exact and not match_point
+    not, on ``scale``, is judged (module docstring): the one rule, for stored
+    reviews too (a match point valued in points, as older reviews stored it,
+    is not)."""
+    return exact and (not match_point or scale == MATCH)
+
+
+def match_chance(r: Rules, scores: tuple[int, ...], side: int) -> tuple[float, bool]:
+    """``side``'s chance of winning the match with these ``scores`` (per side)
+    at a hand's end, and whether the match is over: 1 or 0 when it is (shared
+    on a tie), else ``side``'s share of a race to the target, each side
+    weighed by the inverse of the points it still needs (Spider: by the
+    penalties it may still take)."""
+    winners = match_winners(r, scores)
+    if winners:
+        sides = {r.side_of[s] for s in winners}
+        return (1.0 / len(sides) if side in sides else 0.0), True
+    room = [max(1, r.options.target - s) for s in scores]
+    spider = r.scoring == "spider"
+    weights = [float(d) if spider else 1 / d for d in room]
+    return weights[side] / sum(weights), False
 
 
 def options_of(state: State, seat: int) -> list[Action]:
@@ -217,7 +253,9 @@ def review_decision(
     deals, effective = sample_states(
         state, seat, samples, decision_rng(seed, state, seat)
     )
-    rows: list[list[float]] = []
+    rows: list[list[float]] = []  # margins
+    chances: list[list[float]] = []  # chances of winning the match
+    point = False
     pts_sum = [[0.0] * r.n_sides for _ in acts]
     exact = True
     depth: int | None = None
@@ -225,8 +263,13 @@ def review_decision(
         vals = DoubleDummy(deal, max_nodes=max_nodes).option_values(deal, seat)
         assert [a for a, _ in vals] == acts
         row = []
+        chance_row = []
         for j, (_, sol) in enumerate(vals):
             row.append(margin(sol.points, side, spider))
+            after = tuple(s + p for s, p in zip(state.scores, sol.points, strict=True))
+            chance, over = match_chance(r, after, side)
+            chance_row.append(chance)
+            point = point or over
             for i, p in enumerate(sol.points):
                 pts_sum[j][i] += count * p
             if not sol.exact:
@@ -234,6 +277,9 @@ def review_decision(
                 if sol.depth is not None:
                     depth = sol.depth if depth is None else min(depth, sol.depth)
         rows.extend([row] * count)
+        chances.extend([chance_row] * count)
+    if point:
+        rows = chances
     n = len(rows)
     means = [sum(row[j] for row in rows) / n for j in range(len(acts))]
     best = max(range(len(acts)), key=lambda j: (means[j], j == chosen, -j))
@@ -243,7 +289,7 @@ def review_decision(
         OptionValue(a, means[j], tuple(x / n for x in pts_sum[j]))
         for j, a in enumerate(acts)
     )
-    point = match_point(state, options)
+    scale = MATCH if point else POINTS
     return DecisionReview(
         seat=seat,
         side=side,
@@ -252,8 +298,8 @@ def review_decision(
         best=best,
         loss=loss,
         error=error,
-        label=label_for(state.options.variant, loss, error)
-        if decision_judged(exact=exact, match_point=point)
+        label=label_for(state.options.variant, loss, error, match=point)
+        if decision_judged(exact=exact, match_point=point, scale=scale)
         else None,
         samples=n,
         distinct=len(deals),
@@ -261,6 +307,7 @@ def review_decision(
         exact=exact,
         depth=depth,
         match_point=point,
+        scale=scale,
     )
 
 
@@ -272,17 +319,6 @@ def _paired_error(diffs: list[float]) -> float:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return math.sqrt(var / n)
-
-
-def match_point(state: State, options: Iterable[OptionValue]) -> bool:
-    """Whether some option is expected to bring a side to the match target in
-    this hand (Spider: a side's penalties to it)."""
-    target = state.options.target
-    for o in options:
-        for score, pts in zip(state.scores, o.points, strict=True):
-            if score + pts >= target:
-                return True
-    return False
 
 
 def review_hand(
@@ -326,7 +362,9 @@ __all__ = [
     "OptionValue",
     "decision_judged",
     "decision_rng",
-    "match_point",
+    "MATCH",
+    "POINTS",
+    "match_chance",
     "options_of",
     "review_decision",
     "review_hand",

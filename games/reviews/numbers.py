@@ -2,13 +2,15 @@
 English. Points carry one decimal, rounded half away from zero; a negative
 number the minus sign (U+2212), never a hyphen; no thousands separator (a hand's
 points stay far below it). The replay viewer writes them the same way
-(``static/js/review/numbers.js``, with ``Intl.NumberFormat``)."""
+(``static/js/review/numbers.js``, with ``Intl.NumberFormat``). A chance of
+winning the match is a whole percentage (``chance_text``)."""
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.formats import number_format
+from django.utils.translation import pgettext
 
 MINUS = "\u2212"
 TENTH = Decimal("0.1")
@@ -31,6 +33,14 @@ def signed_points_text(value: float) -> str:
     """``value`` with its sign: "+3,5", "−2,8" (zero has none: "0,0")."""
     text = points_text(value)
     return f"+{text}" if value > 0 and _tenths(value) else text
+
+
+def chance_text(value: float) -> str:
+    """A chance (0-1) in whole percent, as the active language writes a
+    percentage: "62 %", "%62" in Turkish."""
+    return str(
+        pgettext("a chance in percent", "%(n)s %%") % {"n": whole_text(100 * value)}
+    )
 
 
 def whole_text(value: float) -> str:

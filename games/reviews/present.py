@@ -4,11 +4,12 @@ engine's wire actions; the words are made here, at each reading, so a review
 reads in the language of whoever opens it, numbers included (``numbers``).
 
 Only a *judged* decision (``games.review.single``: solved to the end of the hand
-on every deal, not at a match point) shows a best option and a label, and only
-judged decisions count in a seat's accuracy; the others are shown with their
-values and the reason they have no verdict. The summaries are derived here from
-the stored decisions, so every stored review reads by this rule, whatever
-summary and labels it holds."""
+on every deal) shows a best option and a label, and only judged decisions count
+in a seat's accuracy; the others are shown with their values and the reason
+they have no verdict. A decision at a match point is valued by the chance of
+winning the match (its ``scale``), shown in percent, the others in points. The
+summaries are derived here from the stored decisions, so every stored review
+reads by this rule, whatever summary and labels it holds."""
 
 from __future__ import annotations
 
@@ -24,8 +25,13 @@ from games.models import HandReview, Seat, Table
 from games.names import seat_display_name
 from games.review.export import review_from_json, seat_summaries
 from games.review.labels import THRESHOLDS
-from games.review.single import decision_judged
-from games.reviews.numbers import points_text, signed_points_text, whole_text
+from games.review.single import MATCH, POINTS, decision_judged
+from games.reviews.numbers import (
+    chance_text,
+    points_text,
+    signed_points_text,
+    whole_text,
+)
 
 LABEL_WORDS = {
     "inaccuracy": _("Inaccuracy"),
@@ -173,10 +179,13 @@ def review_context(
     for d in data.get("decisions", []):
         judged = _judged(d)
         label = _label(d)
+        chance = _chance(d)
         opts = [
             {
                 "words": action_words(o["action"]),
-                "value": signed_points_text(o["value"]),
+                "value": chance_text(o["value"])
+                if chance
+                else signed_points_text(o["value"]),
                 "chosen": j == d["chosen"],
                 "best": judged and j == d["best"],
             }
@@ -190,8 +199,9 @@ def review_context(
                 "settled": bool(d["exact"]),
                 "label": label,
                 "label_text": str(LABEL_WORDS[label]) if label else "",
-                "loss": points_text(d["loss"]),
-                "error": points_text(d["error"]),
+                "chance": chance,
+                "loss": chance_text(d["loss"]) if chance else points_text(d["loss"]),
+                "error": chance_text(d["error"]) if chance else points_text(d["error"]),
                 "chosen": opts[d["chosen"]]["words"],
                 "best": opts[d["best"]]["words"] if judged else "",
                 "better": judged and d["chosen"] != d["best"],
@@ -226,7 +236,10 @@ def review_context(
                         "n": by_step.get(m["step"], m["step"] + 1),
                         "label": m["label"],
                         "label_text": str(LABEL_WORDS[m["label"]]),
-                        "loss": points_text(m["loss"]),
+                        "chance": m.get("scale") == MATCH,
+                        "loss": chance_text(m["loss"])
+                        if m.get("scale") == MATCH
+                        else points_text(m["loss"]),
                         "replay": _replay_url(table, step_of.get(m["step"]), share),
                     }
                     for m in s["mistakes"]
@@ -261,7 +274,16 @@ def review_context(
 
 
 def _judged(d: dict[str, Any]) -> bool:
-    return decision_judged(exact=bool(d["exact"]), match_point=bool(d["match_point"]))
+    return decision_judged(
+        exact=bool(d["exact"]),
+        match_point=bool(d["match_point"]),
+        scale=str(d.get("scale", POINTS)),
+    )
+
+
+def _chance(d: dict[str, Any]) -> bool:
+    """Whether a stored decision is valued by the chance of winning the match."""
+    return d.get("scale") == MATCH
 
 
 def _label(d: dict[str, Any]) -> str | None:
@@ -322,10 +344,13 @@ def review_moves(*, row: HandReview) -> list[dict[str, Any]]:
                 "judged": judged,
                 "settled": bool(d["exact"]),
                 "match_point": bool(d["match_point"]),
+                "chance": _chance(d),
                 "label": label,
                 "label_text": str(LABEL_WORDS[label]) if label else "",
-                # Unrounded: the browser rounds it as ``numbers`` does.
+                # Unrounded: the browser rounds it as ``numbers`` does; a chance
+                # comes in the reader's words.
                 "loss": d["loss"] if judged else None,
+                "loss_text": chance_text(d["loss"]) if judged and _chance(d) else None,
                 "chosen": action_words(chosen),
                 "best": action_words(best) if judged else None,
                 "best_is_chosen": judged and d["best"] == d["chosen"],

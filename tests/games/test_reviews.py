@@ -448,6 +448,7 @@ def test_the_page_of_a_done_review(client, make_user, queued, sent, tiny):
     data = row.result
     d = data["decisions"][0]
     d["label"], d["loss"], d["exact"], d["match_point"] = "blunder", 25.0, True, False
+    d["scale"] = "points"
     HandReview.objects.filter(pk=row.pk).update(result=data)
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
@@ -603,9 +604,10 @@ def _summary(page):
     return page[start : page.index("</section>", start)]
 
 
-def test_a_match_point_blunder_is_valued_not_judged(client, make_user, queued, sent):
+def test_a_match_point_blunder_is_judged_by_the_match(client, make_user, queued, sent):
     """All Fives to 100, the hand can decide the match: 4–5 for nothing where it
-    scored 10 is shown with its values, unlabelled, and claims no accuracy."""
+    scored 10 and the match is labelled by the drop in the chance of winning the
+    match, shown in percent, and counts in the accuracy."""
     from tests.review.cases import (
         SCORES_NOTHING,
         match_point_blunder,
@@ -621,16 +623,54 @@ def test_a_match_point_blunder_is_valued_not_judged(client, make_user, queued, s
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
     summary = _summary(page)
-    assert "Accuracy" not in summary
-    assert "No accuracy: its 1 decision could not be judged." in summary
+    assert "Accuracy 0 % · 1 of 1 decision judged" in summary
+    lost = round(100 * rev.loss)
+    assert f"{lost} % less chance of winning the match" in summary
+    assert "match point: valued by the chance of winning the match" in page
+    assert "valued, not judged" not in page
+    assert "Chance of winning the match" in page and "100 %" in page
+    assert f"Better: play 4–5 on the left ({lost} % more chance" in page
+    assert f'class="label label-{rev.label}"' in page
+    body = client.get(f"/tables/{table.pk}/review/1.json").json()
+    (move,) = body["moves"]
+    assert move["judged"] is True and move["match_point"] is True
+    assert move["chance"] is True and move["label"] == rev.label
+    assert move["loss_text"] == f"{lost} %"
+    assert move["best"] == "play 4–5 on the left"
+
+
+def test_a_match_point_of_an_older_review_stays_unjudged(
+    client, make_user, queued, sent
+):
+    """A review stored in the older format valued match points in points: it
+    reads as it did, valued, with no verdict and no accuracy."""
+    from tests.review.cases import (
+        SCORES_NOTHING,
+        match_point_blunder,
+        match_point_position,
+        one_step_review,
+    )
+
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    rev = match_point_blunder()
+    review = one_step_review(match_point_position(), SCORES_NOTHING, rev)
+    row = _stored(table, review, _options())
+    data = row.result
+    data["version"] = 2
+    for d in data["decisions"]:
+        del d["scale"]
+        d["label"] = "blunder"  # a label stored on it is no verdict either
+    HandReview.objects.filter(pk=row.pk).update(result=data)
+    client.force_login(owner)
+    page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
+    assert "No accuracy: its 1 decision could not be judged." in _summary(page)
     assert "match point: valued, not judged" in page
     assert "Better:" not in page and "<strong>best</strong>" not in page
     assert 'class="label label-' not in page.replace("label-changed", "")
-    body = client.get(f"/tables/{table.pk}/review/1.json").json()
-    (move,) = body["moves"]
-    assert move["judged"] is False and move["match_point"] is True
+    (move,) = client.get(f"/tables/{table.pk}/review/1.json").json()["moves"]
+    assert move["judged"] is False and move["chance"] is False
     assert move["label"] is None and move["best"] is None
-    assert move["best_is_chosen"] is False
 
 
 def test_a_depth_limited_opening_is_never_called_best(client, make_user, queued, sent):
@@ -666,22 +706,28 @@ def test_a_depth_limited_opening_is_never_called_best(client, make_user, queued,
 
 
 def _mixed_review():
-    """The match-point 4–5 (not judged) and the same 4–5 at 0–0 (judged: an
-    inaccuracy), both seat 0's."""
+    """The match-point 4–5 (judged by the match), the same 4–5 at 0–0 (judged:
+    an inaccuracy) and a depth-limited opening (not judged), all seat 0's."""
     from games.review.hand import HandReview as Review
     from tests.review.cases import (
+        OPEN_0_3,
         SCORES_NOTHING,
         early_blunder,
         match_point_blunder,
         match_point_position,
         one_step_review,
+        opening_decision,
     )
 
     point = one_step_review(
         match_point_position(), SCORES_NOTHING, match_point_blunder()
     )
     return Review(
-        decisions=((0, match_point_blunder()), (1, early_blunder())),
+        decisions=(
+            (0, match_point_blunder()),
+            (1, early_blunder()),
+            (2, opening_decision(OPEN_0_3)),
+        ),
         face_up=point.face_up,
         luck=point.luck,
     )
@@ -696,11 +742,12 @@ def test_accuracy_says_how_many_decisions_were_judged(client, make_user, queued,
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
     summary = _summary(page)
-    assert "Accuracy 0 % · 1 of 2 decisions judged" in summary
+    assert "Accuracy 0 % · 2 of 3 decisions judged" in summary
     assert early_blunder().label == "inaccuracy"
     assert summary.count('class="label label-inaccuracy"') == 1
-    assert "match point: valued, not judged" in page
-    assert page.count("<strong>best</strong>") == 1  # the judged one's only
+    assert "match point: valued by the chance of winning the match" in page
+    assert "Not settled: the search ran out of its budget." in page
+    assert page.count("<strong>best</strong>") == 2  # the judged ones' only
 
 
 def test_the_review_writes_numbers_in_italian(client, make_user, queued, sent):

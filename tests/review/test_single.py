@@ -21,6 +21,8 @@ from games.engine import (
 from games.engine.tiles import PAIRS
 from games.review import labels
 from games.review.single import (
+    MATCH,
+    POINTS,
     review_decision,
     review_hand,
     reviewable,
@@ -179,13 +181,22 @@ def test_sampled_deals_fit_the_view() -> None:
             assert seen["hand_counts"] == mine["hand_counts"]
 
 
-def test_a_match_point_is_not_labelled() -> None:
-    """Near the match target the hand-points objective is not the player's."""
+def test_a_match_point_is_valued_by_the_match() -> None:
+    """Near the match target the hand-points objective is not the player's:
+    the same decision is valued by its side's chance of winning the match,
+    whatever the points it gives up."""
+    points = review_decision(_golden(), 0, Action.play((1, 5), "left"), seed=4)
+    assert points is not None and not points.match_point
+    assert points.scale == POINTS and points.loss >= labels.THRESHOLDS["block"].blunder
     s = _golden().copy()
     s.scores = (95, 60)
     rev = review_decision(s, 0, Action.play((1, 5), "left"), seed=4)
-    assert rev is not None and rev.match_point and rev.label is None
-    assert rev.loss >= labels.THRESHOLDS["block"].blunder
+    assert rev is not None and rev.match_point and rev.scale == MATCH
+    assert all(0.0 <= o.value <= 1.0 for o in rev.options)
+    assert rev.options[rev.best].value == 1.0
+    assert 0.0 < rev.loss < 1.0
+    assert rev.label == labels.label_for("block", rev.loss, rev.error, match=True)
+    assert rev.label is not None
 
 
 def _medium_hand(o: object, seed: int) -> list[tuple[State, int, Action]]:

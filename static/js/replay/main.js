@@ -117,23 +117,38 @@ class Replay {
       if (move.label) head.append(" ", el("span", { class: `label label-${move.label}`, text: move.label_text }));
       lines.push(head);
       // Only a judged decision has a verdict (a best option): the server says which.
-      if (move.match_point) lines.push(el("p", { class: "muted", text: pgettext("a move that can decide the match", "Match point: valued, not judged.") }));
-      else if (!move.settled) {
-        lines.push(el("p", { class: "muted", text: gettext("Not settled: the search ran out of its budget.") }));
-      } else if (move.best_is_chosen) lines.push(el("p", { text: gettext("The best option, by what this player could see.") }));
-      else {
-        lines.push(
-          el("p", {
-            text: interpolate(gettext("Better: %(move)s (expected %(loss)s points more)"), {
-              move: move.best,
-              loss: formatPoints(move.loss),
-            }),
-          }),
-        );
+      if (move.match_point && !move.chance) {
+        // A review of the older format (version 2): match points valued in points, no verdict.
+        lines.push(el("p", { class: "muted", text: pgettext("a move that can decide the match", "Match point: valued, not judged.") }));
+      } else {
+        if (move.match_point) {
+          lines.push(el("p", { class: "muted", text: pgettext("a move that can decide the match", "Match point: valued by the chance of winning the match.") }));
+        }
+        lines.push(this.verdictLine(move));
       }
     }
     lines.push(el("p", {}, link));
     parts.review.replaceChildren(...lines);
+  }
+
+  /** What the review says of a decision it valued: unsettled, best, or better. */
+  verdictLine(move) {
+    if (!move.settled) return el("p", { class: "muted", text: gettext("Not settled: the search ran out of its budget.") });
+    if (move.best_is_chosen) return el("p", { text: gettext("The best option, by what this player could see.") });
+    if (move.chance) {
+      return el("p", {
+        text: interpolate(gettext("Better: %(move)s (%(chance)s more chance of winning the match)"), {
+          move: move.best,
+          chance: move.loss_text,
+        }),
+      });
+    }
+    return el("p", {
+      text: interpolate(gettext("Better: %(move)s (expected %(loss)s points more)"), {
+        move: move.best,
+        loss: formatPoints(move.loss),
+      }),
+    });
   }
 
   renderCounter(step) {
