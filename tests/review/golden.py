@@ -264,8 +264,9 @@ CHAIN: tuple[tuple[Pair, str], ...] = (
     ((1, 6), "right"),
     ((0, 3), "left"),
 )
-# A longer chain for the draw games: four more tiles on the left
-# (3-4, 4-5, 0-5) leave fewer in the stock and the hands.
+# The draw games with three or four seats: the left end comes to 0 by 3-4,
+# 4-5 and 0-5 instead of 0-3, so more tiles are down and fewer are left in
+# the stock and the hands (each sampled deal is solved to the end).
 LONG: tuple[tuple[Pair, str], ...] = (
     ((3, 6), "root"),
     ((5, 6), "right"),
@@ -428,13 +429,15 @@ CASES += [
     _on_arms("grand_cross_2_stranded_6_6", "grand_cross", 2, 7, MISTAKE, set_max=6),
     _on_arms("grand_cross_3_stranded_6_6", "grand_cross", 3, 5, INACCURACY, set_max=6),
     _on_arms("spider_2_stranded_6_6", "spider", 2, 7, MISTAKE),
-    _stranded("fives_3_long", "fives", 3, 5, MISTAKE, chain=LONG),
-    _stranded("draw_3_long", "draw", 3, 5, MISTAKE, chain=LONG),
-    _stranded("draw_4_long", "draw", 4, 4, MISTAKE, chain=LONG),
-    _stranded("draw_4p_long", "draw", 4, 4, MISTAKE, chain=LONG, partnership=True),
-    _stranded("catalan_3_long", "catalan", 3, 5, MISTAKE, chain=LONG),
+    _stranded("fives_3_stranded_6_6_long", "fives", 3, 5, MISTAKE, chain=LONG),
+    _stranded("draw_3_stranded_6_6_long", "draw", 3, 5, MISTAKE, chain=LONG),
+    _stranded("draw_4_stranded_6_6_long", "draw", 4, 4, MISTAKE, chain=LONG),
     _stranded(
-        "catalan_4p_long",
+        "draw_4p_stranded_6_6_long", "draw", 4, 4, MISTAKE, chain=LONG, partnership=True
+    ),
+    _stranded("catalan_3_stranded_6_6_long", "catalan", 3, 5, MISTAKE, chain=LONG),
+    _stranded(
+        "catalan_4p_stranded_6_6_long",
         "catalan",
         4,
         7,
@@ -514,7 +517,7 @@ CASES += [
     ),
 ]
 
-# Planted blunders the review does not label (reported on issue 48):
+# Planted blunders the review does not label, with what it answered:
 # * grand_cross_4_stranded_6_6: exact, judged, 0-6 on "e" valued above 0-6 on
 #   "n" by 9.8 points (+-3.9), under Grand Cross's inaccuracy threshold (10):
 #   with four seats another seat is likely out before 6-6 would be played.
