@@ -524,3 +524,39 @@ CASES += [
 DISPUTED += [
     _on_arms("grand_cross_4_stranded_6_6", "grand_cross", 4, 4, MISTAKE, set_max=6),
 ]
+
+# Block: letting the opponent domino when a block was available. Seat 1 passed
+# on 6 and 5 (a Block hand never grows, so it holds neither) and is down to one
+# tile; the ends are 6 and 0. 0-5 on the 0 shows 6 and 5: seat 1 cannot play,
+# the hand blocks with seat 0 on 4 pips. 0-1 shows a 1 that seat 1 may go out
+# on, taking 0-5 and 1-2.
+CASES += [
+    Planted(
+        "block_2_lets_opponent_domino",
+        "block",
+        (
+            ((6, 6), (5, 6), (2, 6), (4, 5), (1, 1), (1, 2), (0, 5), (0, 1)),
+            ((3, 6), (2, 3), (4, 4), (3, 4), (1, 3), (1, 4), (0, 4), (2, 2)),
+        ),
+        (
+            (0, (6, 6), "root"),
+            (1, (3, 6), "left"),
+            (0, (5, 6), "right"),
+            (1, (2, 3), "left"),
+            (0, (2, 6), "left"),
+            (0, (4, 5), "right"),
+            (1, (4, 4), "right"),
+            (1, (3, 4), "right"),
+            (1, (1, 3), "right"),
+            (0, (1, 1), "right"),
+            (1, (1, 4), "right"),
+            (1, (0, 4), "right"),
+        ),
+        0,
+        play((0, 1), "right"),
+        play((0, 5), "right"),
+        INACCURACY,
+        "with the opponent on one tile and known to hold no 6 or 5, showing "
+        "6 and 5 blocks the hand; showing a 1 lets it go out",
+    ),
+]
