@@ -26,9 +26,9 @@ Every option is valued on the same deals (common random numbers), and the
 random stream of a decision is seeded from the review's ``seed``, the hand and
 the decision's place in it: the same hand and seed give the same review.
 
-In a hand that can decide the match (``match_point``: on some sampled deal,
-some option ends the match by the hand's end) points are the wrong scale: ten
-points that win the match are worth more than thirty that do not. There each
+In a hand that can decide the match (``match_point``: some option's mean
+points bring a side to the target by the hand's end) points are the wrong
+scale: ten points that win the match are worth more than thirty that do not. There each
 option is valued by the seat's side's *chance of winning the match*
 (``match_chance``): on a deal where the hand's end decides the match, 1 for a
 win and 0 for a loss (shared on a tie); on a deal where the match goes on, the
@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from games.bots.hard import inference
@@ -255,7 +255,6 @@ def review_decision(
     )
     rows: list[list[float]] = []  # margins
     chances: list[list[float]] = []  # chances of winning the match
-    point = False
     pts_sum = [[0.0] * r.n_sides for _ in acts]
     exact = True
     depth: int | None = None
@@ -267,9 +266,7 @@ def review_decision(
         for j, (_, sol) in enumerate(vals):
             row.append(margin(sol.points, side, spider))
             after = tuple(s + p for s, p in zip(state.scores, sol.points, strict=True))
-            chance, over = match_chance(r, after, side)
-            chance_row.append(chance)
-            point = point or over
+            chance_row.append(match_chance(r, after, side)[0])
             for i, p in enumerate(sol.points):
                 pts_sum[j][i] += count * p
             if not sol.exact:
@@ -278,9 +275,10 @@ def review_decision(
                     depth = sol.depth if depth is None else min(depth, sol.depth)
         rows.extend([row] * count)
         chances.extend([chance_row] * count)
+    n = len(rows)
+    point = match_point(state, [[x / n for x in sums] for sums in pts_sum])
     if point:
         rows = chances
-    n = len(rows)
     means = [sum(row[j] for row in rows) / n for j in range(len(acts))]
     best = max(range(len(acts)), key=lambda j: (means[j], j == chosen, -j))
     loss = max(0.0, means[best] - means[chosen])
@@ -319,6 +317,18 @@ def _paired_error(diffs: list[float]) -> float:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return math.sqrt(var / n)
+
+
+def match_point(state: State, points: Iterable[Sequence[float]]) -> bool:
+    """Whether the hand can decide the match: with some option's mean points
+    per side (``points``, one row per option), a side reaches the target by the
+    hand's end (Spider: its penalties)."""
+    target = state.options.target
+    return any(
+        score + p >= target
+        for row in points
+        for score, p in zip(state.scores, row, strict=True)
+    )
 
 
 def review_hand(
@@ -365,6 +375,7 @@ __all__ = [
     "MATCH",
     "POINTS",
     "match_chance",
+    "match_point",
     "options_of",
     "review_decision",
     "review_hand",
