@@ -604,10 +604,9 @@ def _summary(page):
     return page[start : page.index("</section>", start)]
 
 
-def test_a_match_point_blunder_is_judged_by_the_match(client, make_user, queued, sent):
-    """All Fives to 100, the hand can decide the match: 4–5 for nothing where it
-    scored 10 and the match is labelled by the drop in the chance of winning the
-    match, shown in percent, and counts in the accuracy."""
+def _match_point_stored(table):
+    """The All Fives match-point blunder (``tests.review.cases``) stored as
+    ``table``'s review of hand 1: (its decision's review, the row)."""
     from tests.review.cases import (
         SCORES_NOTHING,
         match_point_blunder,
@@ -615,11 +614,18 @@ def test_a_match_point_blunder_is_judged_by_the_match(client, make_user, queued,
         one_step_review,
     )
 
-    owner = make_user("owner")
-    table = finished_practice(owner)
     rev = match_point_blunder()
     review = one_step_review(match_point_position(), SCORES_NOTHING, rev)
-    _stored(table, review, _options())
+    return rev, _stored(table, review, _options())
+
+
+def test_a_match_point_blunder_is_judged_by_the_match(client, make_user, queued, sent):
+    """All Fives to 100, the hand can decide the match: 4–5 for nothing where it
+    scored 10 and the match is labelled by the drop in the chance of winning the
+    match, shown in percent, and counts in the accuracy."""
+    owner = make_user("owner")
+    table = finished_practice(owner)
+    rev, _ = _match_point_stored(table)
     client.force_login(owner)
     page = client.get(f"/tables/{table.pk}/review/1/").content.decode()
     summary = _summary(page)
@@ -644,18 +650,9 @@ def test_a_match_point_of_an_older_review_stays_unjudged(
 ):
     """A review stored in the older format valued match points in points: it
     reads as it did, valued, with no verdict and no accuracy."""
-    from tests.review.cases import (
-        SCORES_NOTHING,
-        match_point_blunder,
-        match_point_position,
-        one_step_review,
-    )
-
     owner = make_user("owner")
     table = finished_practice(owner)
-    rev = match_point_blunder()
-    review = one_step_review(match_point_position(), SCORES_NOTHING, rev)
-    row = _stored(table, review, _options())
+    _, row = _match_point_stored(table)
     data = row.result
     data["version"] = 2
     for d in data["decisions"]:
