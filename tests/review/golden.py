@@ -35,14 +35,26 @@ from tests.support.positions import rig
 Pair = tuple[int, int]
 Step = tuple[int, Pair, str]
 
+# The principles issue 48 names, each planted at least twice (``NAMED``), and
+# the others a case may break.
+PASSING_UP = "passing up points for nothing"
+HEAVY_DOUBLE = "holding the heaviest double to the end"
+OPEN_COUNT = "opening a count a partner cannot cover"
+LET_DOMINO = "letting an opponent domino when a block was available"
+INTO_MUGGINS = "playing into a Muggins"
+CLOSE_OWN_END = "closing the end one's own last tile needs (Spider)"
+NAMED = (PASSING_UP, HEAVY_DOUBLE, OPEN_COUNT, LET_DOMINO, INTO_MUGGINS)
+PRINCIPLES = (*NAMED, CLOSE_OWN_END)
+
 
 @dataclass(frozen=True)
 class Planted:
     """One planted blunder: ``seat`` to move at the position the ``plays``
     reach from the deal; ``blunder`` is the mistake, ``better`` the move a
     strong player makes, ``expect`` the least label the review must give,
-    ``why`` the principle. Seat 0 opens; ``options`` are rule options over
-    the variant's defaults (``partnership``, ``set_max``, ``target``...)."""
+    ``why`` the reason in the position, ``principle`` the one it breaks (one
+    of ``PRINCIPLES``). Seat 0 opens; ``options`` are rule options over the
+    variant's defaults (``partnership``, ``set_max``, ``target``...)."""
 
     name: str
     variant: str
@@ -55,6 +67,7 @@ class Planted:
     why: str
     stock: tuple[Pair, ...] | None = None
     options: tuple[tuple[str, Any], ...] = ()
+    principle: str = ""
 
     @property
     def seats(self) -> int:
@@ -125,7 +138,7 @@ def play(tile: Pair, end: str) -> Action:
 
 CLAIM = Action.claim
 CONTINUE = Action.continue_()
-INACCURACY, MISTAKE = labels.INACCURACY, labels.MISTAKE
+INACCURACY, MISTAKE, BLUNDER = labels.INACCURACY, labels.MISTAKE, labels.BLUNDER
 
 CASES: list[Planted] = []
 
@@ -188,6 +201,7 @@ CASES += [
         CLAIM(10),
         MISTAKE,
         "0 and 5-5 make 10: continuing without a claim gives it to Muggins",
+        principle=INTO_MUGGINS,
     ),
     Planted(
         "fives_and_threes_2_unclaimed_12",
@@ -199,6 +213,7 @@ CASES += [
         CLAIM(12),
         MISTAKE,
         "2 and 5-5 make 12, a count of threes: unclaimed it is a Muggins",
+        principle=INTO_MUGGINS,
     ),
     Planted(
         "all_fives_4p_unclaimed_10",
@@ -211,6 +226,7 @@ CASES += [
         MISTAKE,
         "0 and 5-5 make 10 for the side: unclaimed, the other side takes it",
         options=(("partnership", True),),
+        principle=INTO_MUGGINS,
     ),
     Planted(
         "fives_and_threes_4p_unclaimed_12",
@@ -223,6 +239,7 @@ CASES += [
         MISTAKE,
         "2 and 5-5 make 12: unclaimed, the other side calls Muggins",
         options=(("partnership", True),),
+        principle=INTO_MUGGINS,
     ),
     Planted(
         "all_fives_3_unclaimed_10",
@@ -234,6 +251,7 @@ CASES += [
         CLAIM(10),
         INACCURACY,
         "0 and 5-5 make 10: unclaimed, the next opponent takes it",
+        principle=INTO_MUGGINS,
     ),
     Planted(
         "fives_and_threes_3_unclaimed_10",
@@ -245,6 +263,7 @@ CASES += [
         CLAIM(10),
         INACCURACY,
         "0 and 5-5 make 10: unclaimed, it goes to the next opponent's Muggins",
+        principle=INTO_MUGGINS,
     ),
 ]
 
@@ -315,6 +334,7 @@ def _laid(
     blunder: Action,
     better: Action,
     why: str,
+    principle: str,
     fillers: tuple[Pair, ...] = FILLERS,
     **options: Any,
 ) -> Planted:
@@ -342,6 +362,7 @@ def _laid(
         expect,
         why,
         options=tuple(options.items()),
+        principle=principle,
     )
 
 
@@ -378,6 +399,7 @@ def _stranded(
         why=f"0-{top} on the {top} end leaves no {top} showing with every other "
         f"{top} down: {top}-{top} is stranded for the hand; 0-{top} on the 0 end "
         "keeps it playable",
+        principle=HEAVY_DOUBLE,
         fillers=tuple(swap(p) for p in FILLERS),
         **options,
     )
@@ -481,6 +503,7 @@ def _twenty(
         better=play((4, 4), "left"),
         why="4-4 on the 4 makes 8 against 6-6's 12, twenty points; 1-4 "
         "sheds the same pips for nothing",
+        principle=PASSING_UP,
         fillers=SPARE,
         **options,
     )
@@ -558,5 +581,826 @@ CASES += [
         INACCURACY,
         "with the opponent on one tile and known to hold no 6 or 5, showing "
         "6 and 5 blocks the hand; showing a 1 lets it go out",
+        principle=LET_DOMINO,
+    ),
+]
+
+# Opening a count a partner cannot cover (All Fives and Fives and Threes, four
+# seats in partnership): of two plays that score nothing, one leaves an
+# end-sum the next opponent counts on with a tile still out, and the partner
+# who plays after it has nothing to score back; the other leaves a sum no tile
+# out can count. Letting an opponent domino (Block, Draw with the stock out):
+# the next seat is down to one tile, and one play shows a number it goes out
+# on where the other blocks it. Passing up points in Fives with four seats
+# (its scores count at once: nothing to claim). Seeded deals played to a late
+# decision; every play is stated and the stock given in its order.
+CASES += [
+    Planted(
+        "all_fives_4p_opens_count_15",
+        "all_fives",
+        (
+            (
+                (3, 4),
+                (4, 5),
+                (5, 5),
+                (6, 6),
+                (0, 6),
+            ),
+            (
+                (5, 6),
+                (1, 4),
+                (1, 6),
+                (0, 4),
+                (4, 6),
+            ),
+            (
+                (2, 5),
+                (1, 2),
+                (0, 0),
+                (0, 1),
+                (1, 3),
+            ),
+            (
+                (0, 3),
+                (2, 4),
+                (3, 6),
+                (1, 1),
+                (2, 6),
+            ),
+        ),
+        (
+            (0, (5, 5), "root"),
+            (1, (5, 6), "left"),
+            (2, (2, 5), "right"),
+            (3, (2, 6), "right"),
+            (0, (0, 6), "right"),
+            (1, (4, 6), "left"),
+            (2, (0, 0), "right"),
+            (3, (2, 4), "left"),
+            (1, (0, 4), "right"),
+            (2, (1, 2), "left"),
+            (3, (1, 1), "left"),
+            (0, (4, 5), "right"),
+            (1, (1, 4), "left"),
+            (0, (3, 4), "left"),
+            (2, (1, 3), "left"),
+            (1, (3, 5), "right"),
+            (2, (0, 1), "left"),
+            (3, (0, 3), "left"),
+            (0, (3, 3), "left"),
+        ),
+        3,
+        play((3, 6), "left"),
+        play((3, 6), "right"),
+        INACCURACY,
+        "opening a count: 3-6 off the 3-3 leaves 6 and 3 (9), where 6-6 makes "
+        "15 for the next opponent and the partner has nothing to cover it; "
+        "3-6 on the 3 leaves 3-3 and 6 (12), where 6-6 makes 18, nothing",
+        stock=(
+            (3, 3),
+            (4, 4),
+            (2, 2),
+            (3, 5),
+            (0, 5),
+            (1, 5),
+            (0, 2),
+            (2, 3),
+        ),
+        options=(("partnership", True),),
+        principle=OPEN_COUNT,
+    ),
+    Planted(
+        "all_fives_4p_opens_count_10",
+        "all_fives",
+        (
+            (
+                (4, 4),
+                (1, 5),
+                (2, 5),
+                (0, 6),
+                (5, 5),
+            ),
+            (
+                (0, 2),
+                (1, 6),
+                (3, 4),
+                (0, 5),
+                (0, 1),
+            ),
+            (
+                (2, 4),
+                (0, 3),
+                (0, 4),
+                (2, 3),
+                (5, 6),
+            ),
+            (
+                (3, 6),
+                (1, 1),
+                (0, 0),
+                (2, 6),
+                (1, 2),
+            ),
+        ),
+        (
+            (0, (2, 5), "root"),
+            (1, (0, 5), "right"),
+            (2, (2, 3), "left"),
+            (3, (3, 6), "left"),
+            (0, (0, 6), "left"),
+            (1, (0, 1), "left"),
+            (2, (0, 3), "right"),
+            (3, (1, 2), "left"),
+            (1, (0, 2), "left"),
+            (2, (0, 4), "left"),
+            (0, (4, 4), "left"),
+        ),
+        1,
+        play((3, 4), "right"),
+        play((3, 4), "left"),
+        INACCURACY,
+        "opening a count: 3-4 on the 3 leaves 4-4 and 4 (12), where 2-4 on "
+        "the 4 or 4-6 off the double makes 10 for the next opponent; 3-4 on "
+        "the 4-4 leaves 3 and 3 (6), which no tile out can count",
+        stock=(
+            (1, 4),
+            (2, 2),
+            (3, 5),
+            (3, 3),
+            (4, 5),
+            (4, 6),
+            (6, 6),
+            (1, 3),
+        ),
+        options=(("partnership", True),),
+        principle=OPEN_COUNT,
+    ),
+    Planted(
+        "fives_and_threes_4p_opens_count_18",
+        "fives_and_threes",
+        (
+            (
+                (2, 2),
+                (1, 3),
+                (1, 1),
+                (3, 3),
+                (3, 5),
+            ),
+            (
+                (4, 4),
+                (1, 2),
+                (0, 2),
+                (0, 0),
+                (2, 3),
+            ),
+            (
+                (1, 4),
+                (3, 6),
+                (0, 6),
+                (2, 6),
+                (4, 6),
+            ),
+            (
+                (0, 4),
+                (4, 5),
+                (1, 5),
+                (1, 6),
+                (5, 5),
+            ),
+        ),
+        (
+            (0, (1, 3), "root"),
+            (1, (2, 3), "right"),
+            (2, (2, 6), "right"),
+            (3, (1, 6), "left"),
+            (2, (3, 6), "right"),
+            (0, (3, 5), "right"),
+            (2, (4, 6), "left"),
+            (3, (1, 5), "right"),
+            (0, (2, 4), "left"),
+            (1, (0, 2), "left"),
+            (2, (0, 6), "left"),
+            (0, (1, 1), "right"),
+            (1, (0, 1), "right"),
+            (3, (0, 4), "right"),
+            (1, (4, 4), "right"),
+        ),
+        2,
+        play((5, 6), "left"),
+        play((1, 4), "right"),
+        INACCURACY,
+        "opening a count: 5-6 on the 6 leaves 5 and 4-4 (13), where 4-5 makes "
+        "12 and 5-5 18 for the next opponent; 1-4 off the double leaves 6 and "
+        "1 (7), which no tile out can count",
+        stock=(
+            (2, 4),
+            (0, 1),
+            (0, 3),
+            (0, 5),
+            (3, 4),
+            (5, 6),
+            (6, 6),
+            (2, 5),
+        ),
+        options=(("partnership", True),),
+        principle=OPEN_COUNT,
+    ),
+    Planted(
+        "fives_and_threes_4p_opens_count_10",
+        "fives_and_threes",
+        (
+            (
+                (0, 5),
+                (2, 4),
+                (4, 4),
+                (4, 6),
+                (3, 4),
+            ),
+            (
+                (0, 1),
+                (1, 2),
+                (0, 2),
+                (1, 6),
+                (2, 6),
+            ),
+            (
+                (3, 5),
+                (5, 6),
+                (5, 5),
+                (1, 4),
+                (2, 3),
+            ),
+            (
+                (1, 1),
+                (6, 6),
+                (0, 0),
+                (1, 3),
+                (0, 4),
+            ),
+        ),
+        (
+            (0, (4, 4), "root"),
+            (2, (1, 4), "left"),
+            (3, (1, 3), "left"),
+            (0, (3, 4), "left"),
+            (3, (0, 4), "left"),
+            (0, (0, 5), "left"),
+            (1, (1, 5), "left"),
+            (3, (1, 1), "left"),
+            (0, (2, 4), "right"),
+            (1, (1, 6), "left"),
+            (2, (5, 6), "left"),
+            (1, (2, 2), "right"),
+        ),
+        2,
+        play((3, 5), "left"),
+        play((2, 3), "right"),
+        MISTAKE,
+        "opening a count: 3-5 on the 5 leaves 3 and 2-2 (7), where 3-3 or 3-6 "
+        "makes 10 for the next opponent; 2-3 off the double leaves 5 and 3 "
+        "(8), which no tile out can count",
+        stock=(
+            (2, 2),
+            (1, 5),
+            (0, 3),
+            (2, 5),
+            (3, 3),
+            (0, 6),
+            (3, 6),
+            (4, 5),
+        ),
+        options=(("partnership", True),),
+        principle=OPEN_COUNT,
+    ),
+    Planted(
+        "block_3_lets_opponent_domino_on_1",
+        "block",
+        (
+            (
+                (1, 3),
+                (1, 5),
+                (3, 6),
+                (5, 6),
+                (0, 0),
+                (4, 4),
+            ),
+            (
+                (2, 6),
+                (2, 2),
+                (2, 5),
+                (3, 5),
+                (4, 6),
+                (0, 4),
+            ),
+            (
+                (4, 5),
+                (3, 4),
+                (1, 2),
+                (1, 1),
+                (0, 5),
+                (0, 3),
+            ),
+        ),
+        (
+            (0, (0, 0), "root"),
+            (1, (0, 4), "right"),
+            (2, (0, 3), "left"),
+            (0, (3, 6), "left"),
+            (1, (4, 6), "right"),
+            (0, (5, 6), "left"),
+            (1, (2, 6), "right"),
+            (2, (0, 5), "left"),
+            (1, (2, 5), "right"),
+            (2, (4, 5), "right"),
+            (0, (4, 4), "right"),
+            (2, (3, 4), "right"),
+            (0, (1, 3), "right"),
+        ),
+        2,
+        play((1, 1), "right"),
+        play((1, 2), "right"),
+        BLUNDER,
+        "letting an opponent domino: the next seat is down to one tile; 1-1 "
+        "keeps a 1 showing and 1-5 goes out on it; 1-2 shows 0 and 2, where "
+        "it cannot play",
+        stock=(
+            (0, 2),
+            (2, 3),
+            (3, 3),
+            (1, 4),
+            (6, 6),
+            (0, 6),
+            (0, 1),
+            (5, 5),
+            (1, 6),
+            (2, 4),
+        ),
+        principle=LET_DOMINO,
+    ),
+    Planted(
+        "block_3_lets_opponent_domino_on_5",
+        "block",
+        (
+            (
+                (2, 6),
+                (1, 5),
+                (5, 6),
+                (0, 0),
+                (1, 2),
+                (2, 4),
+            ),
+            (
+                (2, 2),
+                (0, 1),
+                (1, 3),
+                (3, 5),
+                (0, 2),
+                (6, 6),
+            ),
+            (
+                (4, 6),
+                (4, 4),
+                (3, 4),
+                (1, 4),
+                (4, 5),
+                (0, 4),
+            ),
+        ),
+        (
+            (0, (1, 5), "root"),
+            (1, (3, 5), "right"),
+            (2, (1, 4), "left"),
+            (0, (2, 4), "left"),
+            (1, (2, 2), "left"),
+            (2, (3, 4), "right"),
+            (0, (2, 6), "left"),
+            (1, (6, 6), "left"),
+            (2, (0, 4), "right"),
+            (0, (0, 0), "right"),
+            (1, (0, 1), "right"),
+            (2, (4, 6), "left"),
+            (0, (1, 2), "right"),
+            (1, (0, 2), "right"),
+        ),
+        2,
+        play((4, 5), "left"),
+        play((4, 4), "left"),
+        MISTAKE,
+        "letting an opponent domino: the next seat is down to one tile; 4-5 "
+        "shows a 5 and 5-6 goes out on it; 4-4 keeps 4 and 0 showing, where "
+        "it cannot play",
+        stock=(
+            (2, 5),
+            (3, 6),
+            (0, 6),
+            (1, 1),
+            (0, 3),
+            (3, 3),
+            (2, 3),
+            (1, 6),
+            (0, 5),
+            (5, 5),
+        ),
+        principle=LET_DOMINO,
+    ),
+    Planted(
+        "draw_2_lets_opponent_domino_on_6",
+        "draw",
+        (
+            (
+                (1, 2),
+                (0, 4),
+                (5, 5),
+                (3, 6),
+                (3, 5),
+                (4, 4),
+                (2, 4),
+            ),
+            (
+                (0, 6),
+                (4, 6),
+                (1, 3),
+                (1, 1),
+                (0, 0),
+                (3, 3),
+                (0, 1),
+            ),
+        ),
+        (
+            (0, (3, 5), "root"),
+            (1, (1, 3), "left"),
+            (0, (5, 5), "right"),
+            (1, (0, 1), "left"),
+            (0, (0, 4), "left"),
+            (1, (4, 6), "left"),
+            (0, (3, 6), "left"),
+            (1, (3, 3), "left"),
+            (0, (3, 4), "left"),
+            (1, (0, 5), "right"),
+            (0, (4, 4), "left"),
+            (1, (0, 3), "right"),
+            (0, (2, 4), "left"),
+            (1, (2, 6), "left"),
+            (0, (1, 6), "left"),
+            (1, (1, 1), "left"),
+            (0, (1, 2), "left"),
+            (1, (0, 2), "left"),
+            (0, (2, 3), "right"),
+            (1, (0, 0), "left"),
+            (0, (2, 2), "right"),
+            (1, (0, 6), "left"),
+        ),
+        0,
+        play((2, 5), "right"),
+        play((5, 6), "left"),
+        MISTAKE,
+        "letting an opponent domino: the stock is out and the opponent's last "
+        "tile can only be 6-6; 2-5 on the 2-2 leaves the 6 for it to go out "
+        "on; 5-6 on the 6 shows 5 and 2-2 and blocks it",
+        stock=(
+            (3, 4),
+            (0, 3),
+            (0, 5),
+            (6, 6),
+            (2, 6),
+            (1, 4),
+            (1, 6),
+            (0, 2),
+            (5, 6),
+            (2, 5),
+            (2, 2),
+            (4, 5),
+            (1, 5),
+            (2, 3),
+        ),
+        principle=LET_DOMINO,
+    ),
+    Planted(
+        "draw_2_lets_opponent_domino_on_4",
+        "draw",
+        (
+            (
+                (0, 5),
+                (2, 3),
+                (2, 5),
+                (2, 6),
+                (4, 5),
+                (3, 5),
+                (0, 1),
+            ),
+            (
+                (6, 6),
+                (3, 6),
+                (5, 6),
+                (0, 6),
+                (3, 4),
+                (3, 3),
+                (1, 1),
+            ),
+        ),
+        (
+            (0, (0, 1), "root"),
+            (1, (0, 6), "left"),
+            (0, (2, 6), "left"),
+            (1, (1, 1), "right"),
+            (0, (2, 3), "left"),
+            (1, (3, 3), "left"),
+            (0, (3, 5), "left"),
+            (1, (5, 6), "left"),
+            (0, (1, 4), "right"),
+            (1, (3, 4), "right"),
+            (0, (1, 3), "right"),
+            (1, (3, 6), "left"),
+            (0, (1, 2), "right"),
+            (1, (2, 2), "right"),
+            (0, (2, 5), "right"),
+            (1, (5, 5), "right"),
+            (0, (0, 5), "right"),
+            (1, (0, 0), "right"),
+            (0, (0, 2), "right"),
+            (1, (0, 3), "left"),
+            (0, (2, 4), "right"),
+        ),
+        1,
+        play((0, 4), "left"),
+        play((4, 6), "right"),
+        MISTAKE,
+        "letting an opponent domino: the stock is out and the opponent's last "
+        "tile can only be 4-5; 0-4 on the 0 shows two 4s to go out on; 4-6 on "
+        "the 4 shows 0 and 6 and blocks it",
+        stock=(
+            (1, 4),
+            (0, 2),
+            (1, 3),
+            (1, 2),
+            (4, 4),
+            (4, 6),
+            (1, 6),
+            (1, 5),
+            (0, 0),
+            (5, 5),
+            (2, 2),
+            (0, 4),
+            (0, 3),
+            (2, 4),
+        ),
+        principle=LET_DOMINO,
+    ),
+    Planted(
+        "fives_4_passes_up_20",
+        "fives",
+        (
+            (
+                (1, 2),
+                (3, 5),
+                (4, 4),
+                (0, 6),
+                (2, 3),
+            ),
+            (
+                (0, 1),
+                (1, 4),
+                (2, 2),
+                (2, 6),
+                (0, 5),
+            ),
+            (
+                (4, 5),
+                (1, 6),
+                (1, 3),
+                (0, 3),
+                (3, 4),
+            ),
+            (
+                (5, 6),
+                (5, 5),
+                (0, 2),
+                (2, 4),
+                (3, 3),
+            ),
+        ),
+        (
+            (0, (3, 5), "root"),
+            (1, (0, 5), "right"),
+            (2, (3, 4), "left"),
+            (3, (0, 2), "right"),
+            (0, (4, 4), "left"),
+            (1, (2, 2), "right"),
+            (2, (4, 5), "left"),
+            (3, (2, 4), "4-4:l"),
+            (0, (2, 3), "4-4:l"),
+            (1, (1, 4), "4-4:r"),
+            (2, (1, 3), "4-4:l"),
+            (3, (5, 5), "left"),
+            (0, (1, 2), "4-4:r"),
+            (1, (2, 6), "right"),
+            (2, (1, 6), "4-4:l"),
+        ),
+        3,
+        play((5, 6), "right"),
+        play((5, 6), "left"),
+        MISTAKE,
+        "passing up points: 5-6 off the 5-5 makes 6 + 6 + 6 + 2 = 20, scored "
+        "at once; on the 6 it makes 10 + 5 + 6 + 2 = 23, nothing",
+        stock=(
+            (1, 5),
+            (1, 1),
+            (6, 6),
+            (0, 4),
+            (2, 5),
+            (0, 0),
+            (3, 6),
+            (4, 6),
+        ),
+        principle=PASSING_UP,
+    ),
+]
+
+# Spider: a double just laid may be closed (RULES.md 2.3), a dead end for the
+# rest of the hand. Seat 0's last tile is 4-5 and the 4-4 it has just laid on
+# "e" shows the only 4: closing it shuts the one end that tile fits.
+CASES += [
+    Planted(
+        "spider_2_closes_own_last_end",
+        "spider",
+        (
+            ((0, 2), (4, 5), (1, 2), (4, 4), (1, 4), (2, 3), (0, 4)),
+            ((1, 1), (0, 1), (2, 6), (4, 6), (2, 5), (3, 6), (0, 0)),
+        ),
+        (
+            (0, (1, 4), "root"),
+            (1, (1, 1), "w"),
+            (0, (1, 2), "n"),
+            (1, (0, 1), "e"),
+            (0, (0, 4), "e"),
+            (1, (4, 6), "e"),
+            (0, (0, 2), "n"),
+            (1, (3, 6), "e"),
+            (0, (2, 3), "e"),
+            (1, (0, 0), "n"),
+            (0, (2, 4), "e"),
+            (1, (1, 3), "s"),
+            (0, (4, 4), "e"),
+        ),
+        0,
+        Action.close(("e",)),
+        CONTINUE,
+        INACCURACY,
+        "closing the end one's own last tile needs: 4-5 fits only the 4-4 "
+        'just laid on "e"; closed, that end is dead and 4-5 waits for a 4 or '
+        "a 5 to show elsewhere; left open, it goes out there next turn unless "
+        "the opponent covers it first",
+        stock=(
+            (2, 4),
+            (1, 3),
+            (3, 5),
+            (6, 6),
+            (1, 5),
+            (0, 6),
+            (0, 3),
+            (0, 5),
+            (3, 3),
+            (5, 5),
+            (5, 6),
+            (1, 6),
+            (3, 4),
+            (2, 2),
+        ),  # fmt: skip
+        principle=CLOSE_OWN_END,
+    ),
+]
+
+# Passing up points with a seat count not used for it above: All Fives with
+# three seats, Fives and Threes with four in partnership.
+CASES += [
+    Planted(
+        "all_fives_3_passes_up_10",
+        "all_fives",
+        (
+            (
+                (4, 5),
+                (0, 2),
+                (3, 5),
+                (0, 4),
+                (6, 6),
+            ),
+            (
+                (0, 1),
+                (4, 4),
+                (3, 4),
+                (2, 4),
+                (5, 6),
+            ),
+            (
+                (1, 5),
+                (0, 5),
+                (0, 0),
+                (2, 5),
+                (1, 4),
+            ),
+        ),
+        (
+            (0, (0, 4), "root"),
+            (1, (3, 4), "right"),
+            (2, (0, 5), "left"),
+            (0, (3, 5), "left"),
+            (1, (0, 3), "right"),
+            (2, (0, 0), "right"),
+            (0, (0, 2), "right"),
+            (1, (2, 4), "right"),
+            (2, (1, 4), "right"),
+            (0, (1, 6), "right"),
+            (1, (5, 6), "right"),
+            (2, (2, 5), "right"),
+            (0, (2, 6), "right"),
+            (1, (3, 6), "left"),
+            (0, (6, 6), "right"),
+        ),
+        0,
+        play((4, 6), "left"),
+        play((4, 6), "right"),
+        INACCURACY,
+        "passing up points: 4-6 on the plain 6 makes 4 + 12 = 16, nothing; "
+        "on the 6-6 it makes 6 + 4 = 10",
+        stock=(
+            (0, 3),
+            (1, 1),
+            (1, 6),
+            (2, 6),
+            (3, 6),
+            (1, 2),
+            (1, 3),
+            (5, 5),
+            (2, 2),
+            (4, 6),
+            (0, 6),
+            (3, 3),
+            (2, 3),
+        ),
+        principle=PASSING_UP,
+    ),
+    Planted(
+        "fives_and_threes_4p_passes_up_12",
+        "fives_and_threes",
+        (
+            (
+                (0, 5),
+                (2, 6),
+                (5, 5),
+                (4, 4),
+                (4, 6),
+            ),
+            (
+                (6, 6),
+                (0, 3),
+                (0, 6),
+                (1, 6),
+                (2, 2),
+            ),
+            (
+                (1, 2),
+                (0, 1),
+                (4, 5),
+                (2, 3),
+                (2, 5),
+            ),
+            (
+                (0, 2),
+                (0, 4),
+                (3, 3),
+                (3, 4),
+                (1, 1),
+            ),
+        ),
+        (
+            (0, (4, 6), "root"),
+            (1, (6, 6), "right"),
+            (2, (4, 5), "left"),
+            (0, (5, 5), "left"),
+            (1, (0, 6), "right"),
+            (2, (0, 1), "right"),
+            (3, (1, 1), "right"),
+            (0, (0, 5), "left"),
+            (1, (1, 6), "right"),
+            (3, (0, 2), "left"),
+        ),
+        0,
+        play((2, 6), "right"),
+        play((2, 6), "left"),
+        MISTAKE,
+        "passing up points: 2-6 on the 2 makes 6 + 6 = 12, a count of threes; "
+        "on the 6 it makes 2 + 2 = 4, nothing",
+        stock=(
+            (5, 6),
+            (2, 4),
+            (3, 6),
+            (1, 3),
+            (0, 0),
+            (3, 5),
+            (1, 4),
+            (1, 5),
+        ),
+        options=(("partnership", True),),
+        principle=PASSING_UP,
     ),
 ]

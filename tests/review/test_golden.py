@@ -10,7 +10,7 @@ from games.engine import current_seat
 from games.review import labels
 from games.review.hand import budget_for
 from games.review.single import review_decision
-from tests.review.golden import CASES, Planted, position
+from tests.review.golden import CASES, NAMED, PRINCIPLES, Planted, position
 
 VARIANTS = {
     "block",
@@ -59,3 +59,9 @@ def test_the_set_covers_every_variant_and_seat_count() -> None:
     for variant in VARIANTS:
         assert {c.seats for c in CASES if c.variant == variant}
     assert len({c.name for c in CASES}) == len(CASES)
+
+
+def test_every_principle_the_issue_names_is_planted_twice() -> None:
+    assert {c.principle for c in CASES} <= set(PRINCIPLES)
+    for principle in NAMED:
+        assert sum(c.principle == principle for c in CASES) >= 2, principle
