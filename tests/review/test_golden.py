@@ -6,23 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from games import engine
 from games.engine import current_seat
 from games.review import labels
 from games.review.hand import budget_for
 from games.review.single import review_decision
 from tests.review.golden import CASES, NAMED, PRINCIPLES, Planted, position
 
-VARIANTS = {
-    "block",
-    "draw",
-    "cross",
-    "grand_cross",
-    "all_fives",
-    "fives_and_threes",
-    "fives",
-    "catalan",
-    "spider",
-}
+VARIANTS = set(engine.VARIANTS)
 SEED = 1
 
 
