@@ -28,8 +28,8 @@ the decision's place in it: the same hand and seed give the same review.
 
 In a hand that can decide the match (``match_point``: some option's mean
 points bring a side to the target by the hand's end) points are the wrong
-scale: ten points that win the match are worth more than thirty that do not. There each
-option is valued by the seat's side's *chance of winning the match*
+scale: ten points that win the match are worth more than thirty that do not.
+There each option is valued by the seat's side's *chance of winning the match*
 (``match_chance``): on a deal where the hand's end decides the match, 1 for a
 win and 0 for a loss (shared on a tie); on a deal where the match goes on, the
 side's share of a race to the target by the points each side still needs. The
@@ -140,20 +140,20 @@ def decision_judged(*, exact: bool, match_point: bool, scale: str = POINTS) -> b
     return exact and (not match_point or scale == MATCH)
 
 
-def match_chance(r: Rules, scores: tuple[int, ...], side: int) -> tuple[float, bool]:
+def match_chance(r: Rules, scores: tuple[int, ...], side: int) -> float:
     """``side``'s chance of winning the match with these ``scores`` (per side)
-    at a hand's end, and whether the match is over: 1 or 0 when it is (shared
-    on a tie), else ``side``'s share of a race to the target, each side
-    weighed by the inverse of the points it still needs (Spider: by the
-    penalties it may still take)."""
+    at a hand's end: 1 or 0 when the match is over (shared on a tie), else
+    ``side``'s share of a race to the target, each side weighed by the inverse
+    of the points it still needs (Spider: by the penalties it may still
+    take)."""
     winners = match_winners(r, scores)
     if winners:
         sides = {r.side_of[s] for s in winners}
-        return (1.0 / len(sides) if side in sides else 0.0), True
+        return 1.0 / len(sides) if side in sides else 0.0
     room = [max(1, r.options.target - s) for s in scores]
     spider = r.scoring == "spider"
     weights = [float(d) if spider else 1 / d for d in room]
-    return weights[side] / sum(weights), False
+    return weights[side] / sum(weights)
 
 
 def options_of(state: State, seat: int) -> list[Action]:
@@ -266,7 +266,7 @@ def review_decision(
         for j, (_, sol) in enumerate(vals):
             row.append(margin(sol.points, side, spider))
             after = tuple(s + p for s, p in zip(state.scores, sol.points, strict=True))
-            chance_row.append(match_chance(r, after, side)[0])
+            chance_row.append(match_chance(r, after, side))
             for i, p in enumerate(sol.points):
                 pts_sum[j][i] += count * p
             if not sol.exact:

@@ -65,20 +65,18 @@ def test_the_chance_of_winning_the_match() -> None:
     """Over at the hand's end: won, lost or shared; else a race to the target
     by the points each side still needs (Spider: the penalties it may take)."""
     fives = rules_for(options_for("all_fives", seats=2, target=100))
-    assert match_chance(fives, (105, 60), 0) == (1.0, True)
-    assert match_chance(fives, (105, 60), 1) == (0.0, True)
-    assert match_chance(fives, (100, 100), 1) == (0.5, True)
-    chance, over = match_chance(fives, (90, 60), 0)
-    assert not over and chance == (1 / 10) / (1 / 10 + 1 / 40)
-    assert match_chance(fives, (50, 50), 1) == (0.5, False)
+    assert match_chance(fives, (105, 60), 0) == 1.0
+    assert match_chance(fives, (105, 60), 1) == 0.0
+    assert match_chance(fives, (100, 100), 1) == 0.5
+    assert match_chance(fives, (90, 60), 0) == (1 / 10) / (1 / 10 + 1 / 40)
+    assert match_chance(fives, (50, 50), 1) == 0.5
     three = rules_for(options_for("all_fives", seats=3, target=100))
-    shares = [match_chance(three, (80, 60, 60), s)[0] for s in range(3)]
+    shares = [match_chance(three, (80, 60, 60), s) for s in range(3)]
     assert abs(sum(shares) - 1.0) < 1e-9 and shares[0] > shares[1] == shares[2]
     spider = rules_for(options_for("spider", seats=2))
     top = spider.options.target
-    assert match_chance(spider, (top, 10), 0) == (0.0, True)
-    fewer, _ = match_chance(spider, (10, top - 10), 0)
-    assert fewer > 0.5, "fewer penalties: more room before the target"
+    assert match_chance(spider, (top, 10), 0) == 0.0
+    assert match_chance(spider, (10, top - 10), 0) > 0.5, "more room before the target"
 
 
 def test_a_depth_limited_opening_is_not_settled() -> None:
