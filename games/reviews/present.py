@@ -200,8 +200,8 @@ def review_context(
                 "label": label,
                 "label_text": str(LABEL_WORDS[label]) if label else "",
                 "chance": chance,
-                "loss": chance_text(d["loss"]) if chance else points_text(d["loss"]),
-                "error": chance_text(d["error"]) if chance else points_text(d["error"]),
+                "loss": _amount(d["loss"], chance),
+                "error": _amount(d["error"], chance),
                 "chosen": opts[d["chosen"]]["words"],
                 "best": opts[d["best"]]["words"] if judged else "",
                 "better": judged and d["chosen"] != d["best"],
@@ -236,10 +236,8 @@ def review_context(
                         "n": by_step.get(m["step"], m["step"] + 1),
                         "label": m["label"],
                         "label_text": str(LABEL_WORDS[m["label"]]),
-                        "chance": m.get("scale") == MATCH,
-                        "loss": chance_text(m["loss"])
-                        if m.get("scale") == MATCH
-                        else points_text(m["loss"]),
+                        "chance": _chance(m),
+                        "loss": _amount(m["loss"], _chance(m)),
                         "replay": _replay_url(table, step_of.get(m["step"]), share),
                     }
                     for m in s["mistakes"]
@@ -282,8 +280,15 @@ def _judged(d: dict[str, Any]) -> bool:
 
 
 def _chance(d: dict[str, Any]) -> bool:
-    """Whether a stored decision is valued by the chance of winning the match."""
+    """Whether a stored decision (or a summary's mistake) is valued by the
+    chance of winning the match."""
     return d.get("scale") == MATCH
+
+
+def _amount(value: float, chance: bool) -> str:
+    """A loss or its error in the reader's words: a share of the chance of
+    winning the match ("15 %") or points ("12.5")."""
+    return chance_text(value) if chance else points_text(value)
 
 
 def _label(d: dict[str, Any]) -> str | None:
