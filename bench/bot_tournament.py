@@ -5,6 +5,7 @@ Usage::
     .venv/bin/python bench/bot_tournament.py VARIANT --hands N [--pairs hard:medium]
         [--seats 2] [--set 6] [--partnership] [--budget-ms 150] [--workers 2]
         [--machine-speed auto] [--first-seed 0] [--no-safety-stop]
+    .venv/bin/python bench/bot_tournament.py --versus-package --hands N
 
 Each deal (hand 1 of ``new_match(options, seed)``) is played twice with the
 levels' seats swapped, so both levels hold the same tiles once: N hands per
@@ -76,6 +77,10 @@ from games.engine.options import rules_for
 
 J = TypeVar("J")
 
+# The ``dominoes`` package's player (``bench/package_player.py``), a name for
+# ``--pairs`` beside the levels; ``--versus-package`` plays it in its own game.
+PACKAGE = "package"
+
 
 @dataclass
 class Tally:
@@ -110,6 +115,15 @@ class Job:
     seeds: tuple[int, ...]
     budget_ms: float
     machine_speed: float = 1.0
+
+
+def _extra(levels: tuple[str, ...]) -> dict[str, Bot]:
+    """The bots named in ``levels`` that are not levels (``package``)."""
+    if PACKAGE not in levels:
+        return {}
+    from package_player import PackagePlayer
+
+    return {PACKAGE: PackagePlayer()}
 
 
 def play_hand(
@@ -183,11 +197,20 @@ def run_job(job: Job) -> tuple[str, str, Tally, int]:
     """Play every deal of a batch twice (seats swapped)."""
     tally = Tally(job.a, job.b)
     n = job.options.seats
+    extra = _extra((job.a, job.b))
     for seed in job.seeds:
         first = [job.a if i % 2 == 0 else job.b for i in range(n)]
         second = [job.b if i % 2 == 0 else job.a for i in range(n)]
-        play_hand(job.options, seed, first, job.budget_ms, tally, job.machine_speed)
-        play_hand(job.options, seed, second, job.budget_ms, tally, job.machine_speed)
+        for seats in (first, second):
+            play_hand(
+                job.options,
+                seed,
+                seats,
+                job.budget_ms,
+                tally,
+                job.machine_speed,
+                extra=extra,
+            )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return job.a, job.b, tally, rss
 
@@ -271,7 +294,7 @@ def machine_speed_arg(text: str) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("variant")
+    ap.add_argument("variant", nargs="?", default="block")
     ap.add_argument("--hands", type=int, default=200, help="hands per pairing")
     ap.add_argument(
         "--pairs",
@@ -301,7 +324,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="turn hard's wall-clock safety stop off (same decisions under any load)",
     )
+    ap.add_argument(
+        "--versus-package",
+        action="store_true",
+        help="hard against the dominoes package's player and against medium in "
+        "the package's game "
+        "(block, 4 seats in partnerships, 7 tiles each; the bench extra)",
+    )
     args = ap.parse_args(argv)
+    if args.versus_package:
+        args.variant, args.seats, args.partnership = "block", 4, True
+        args.set_max, args.pairs = 6, f"hard:{PACKAGE},hard:medium"
     if args.no_safety_stop:
         budget.SAFETY = math.inf  # the workers are forked: they inherit it
     over: dict[str, object] = {"seats": args.seats}
@@ -309,11 +342,15 @@ def main(argv: list[str] | None = None) -> int:
         over["set_max"] = args.set_max
     if args.partnership:
         over["partnership"] = True
+    if args.versus_package:
+        over["tiles_per_seat"] = 7
     options = options_for(args.variant, **over)  # type: ignore[arg-type]
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     for a, b in pairs:
-        if a not in LEVELS or b not in LEVELS:
+        if a not in (*LEVELS, PACKAGE) or b not in (*LEVELS, PACKAGE):
             ap.error(f"unknown level in {a}:{b}")
+    if PACKAGE in {x for p in pairs for x in p} and not args.versus_package:
+        ap.error("the package's player plays only with --versus-package")
     deals = (args.hands + 1) // 2
     speed = args.machine_speed
     how = "fixed"

@@ -48,7 +48,7 @@ def refuse(template: str, **params: Any) -> OfflineError:
 
 @dataclass(frozen=True)
 class Game:
-    """One offline match at one moment (see the module's docstring)."""
+    """One offline match at one moment (see the package's docstring)."""
 
     variant: str
     options: Options
@@ -147,7 +147,7 @@ def levels_check(levels: Any, options: Options) -> tuple[str, ...]:
 def new_game(
     variant: str, options: Mapping[str, Any], levels: Sequence[str], seed: str
 ) -> Game:
-    """A new offline match, hand 1 dealt (see the module's docstring)."""
+    """A new offline match, hand 1 dealt (see the package's docstring)."""
     opts = options_check(variant, options)
     seat_levels = levels_check(levels, opts)
     secret = seed_check(seed)
@@ -239,7 +239,7 @@ def decide(game: Game, seat: int, machine_speed: float) -> Action | None:
 
 
 def computer_move(game: Game, seat: int, *, machine_speed: float = 1.0) -> Game:
-    """``game`` after computer ``seat``'s bot decides (see the module's docstring);
+    """``game`` after computer ``seat``'s bot decides (see the package's docstring);
     only the seat ``computer_turn`` names may."""
     if seat_check(game, seat) == PERSON:
         raise refuse(gettext_noop("That seat is not a computer player's."))

@@ -59,7 +59,7 @@ def _entry_check(game: Game, entry: Any) -> tuple[int, Action]:
 
 
 def replay(data: Mapping[str, Any]) -> Replayed:
-    """Check a whole uploaded game and give its result (see the module's docstring)."""
+    """Check a whole uploaded game and give its result (see the package's docstring)."""
     if not isinstance(data, Mapping):
         raise refuse(gettext_noop("The game could not be read."))
     actions = data.get("actions")
