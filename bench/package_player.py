@@ -40,14 +40,9 @@ SAMPLE_SIZE = 24
 START_MOVE = 8
 
 
-def _board(moves: list[tuple[Any, bool] | None]) -> Any:
-    import dominoes
-
-    board = dominoes.Board()
-    for m in moves:
-        if m is not None:
-            board.add(*m)
-    return board
+def _pair(a: int, b: int) -> tuple[int, int]:
+    """A tile as our engine names it: the lower half first."""
+    return (a, b) if a <= b else (b, a)
 
 
 class PackagePlayer:
@@ -78,11 +73,11 @@ class PackagePlayer:
                 opener = e["opener"]
             elif kind == "played":
                 a, b = e["tile"]
-                seen.add((min(a, b), max(a, b)))
+                seen.add(_pair(a, b))
                 moves.append((dm.Domino(a, b), e["end"] != "right"))
             elif kind == "passed":
                 moves.append(None)
-        mine = [(min(a, b), max(a, b)) for a, b in view["hand"]]
+        mine = [_pair(a, b) for a, b in view["hand"]]
         unseen = [
             (a, b)
             for a in range(7)
@@ -99,7 +94,11 @@ class PackagePlayer:
                 i += n
         if i != len(unseen):
             raise ValueError("the view's hand sizes do not match the unseen tiles")
-        game = dm.Game(_board(moves), hands, moves, seat, (), opener, None)
+        board = dm.Board()
+        for m in moves:
+            if m is not None:
+                board.add(*m)
+        game = dm.Game(board, hands, moves, seat, (), opener, None)
         if moves:
             game._update_valid_moves()
         else:
@@ -113,10 +112,7 @@ class PackagePlayer:
         if len(plays) <= 1:
             return legal[0]
         game = self.game(view)
-        offered = {
-            ((min(d.first, d.second), max(d.first, d.second)), left)
-            for d, left in game.valid_moves
-        }
+        offered = {(_pair(*d), left) for d, left in game.valid_moves}
         ours = {(a.tile, a.end != "right") for a in plays}
         if not offered <= ours or {t for t, _ in offered} != {t for t, _ in ours}:
             raise ValueError("the package's game disagrees with ours on the moves")
@@ -124,7 +120,7 @@ class PackagePlayer:
         self._dominoes.players.bota_gorda(game)
         self._search(game)
         d, left = game.valid_moves[0]
-        tile = (min(d.first, d.second), max(d.first, d.second))
+        tile = _pair(*d)
         end = "left" if left else "right"
         for a in plays:
             if a.tile == tile and a.end in (end, "root"):
