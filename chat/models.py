@@ -14,7 +14,7 @@ class ChatLine(models.Model):
     )
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
     text = models.CharField(max_length=200)
-    # The line as the word filter reads it (``chat.words.text_normal``: case,
+    # The line as the word filter reads it (``core.words.text_normal``: case,
     # accents, invisible characters and look-alike letters folded), for the staff.
     normal = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

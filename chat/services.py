@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from accounts.groups import user_group
 from chat.errors import ChatError
 from chat.models import ChatLine
-from chat.words import text_clean, text_normal
+from core.words import text_clean, text_normal
 from friends.selectors import friend_ids
 from games.models import Seat, Table
 from realtime import outbox
@@ -32,7 +32,9 @@ CHAT_LINES = 5
 CHAT_WINDOW = 10  # seconds
 
 
-def _rate(user_id: int) -> None:
+def chat_rate(user_id: int) -> None:
+    """Count a line the player says; refuse past ``CHAT_LINES`` in ``CHAT_WINDOW``
+    seconds (tables, rooms and clubs together)."""
     key = f"chat:rate:{user_id}"
     cache.add(key, 0, timeout=CHAT_WINDOW)
     try:
@@ -48,6 +50,25 @@ def _send(recipients: list[int], frame: dict[str, Any]) -> None:
     outbox.notify(
         [(user_group(uid), {"type": "user.push", "frame": frame}) for uid in recipients]
     )
+
+
+def chat_text(raw: Any) -> str:
+    """A typed line with its runs of spaces made one; refused when empty or longer
+    than ``TEXT_MAX``."""
+    text = " ".join(raw.split()) if isinstance(raw, str) else ""
+    if not text:
+        raise ChatError("empty", _("Type a message first."))
+    if len(text) > TEXT_MAX:
+        raise ChatError(
+            "too_long",
+            ngettext(
+                "A message is at most %(n)s character.",
+                "A message is at most %(n)s characters.",
+                TEXT_MAX,
+            )
+            % {"n": TEXT_MAX},
+        )
+    return text
 
 
 def chat_send(
@@ -72,33 +93,21 @@ def chat_send(
     if phrase is not None:
         if phrase not in PHRASES:
             raise ChatError("bad_phrase", _("That is not one of the chat's phrases."))
-        _rate(user_id)
+        chat_rate(user_id)
         _send(seated, {**frame, "phrase": phrase})
         return
     if table.mode != Table.Mode.FRIEND:
         raise ChatError(
             "no_text", _("Typed messages are only for friend rooms, between friends.")
         )
-    if not isinstance(text, str) or not text.strip():
-        raise ChatError("empty", _("Type a message first."))
-    text = " ".join(text.split())
-    if len(text) > TEXT_MAX:
-        raise ChatError(
-            "too_long",
-            ngettext(
-                "A message is at most %(n)s character.",
-                "A message is at most %(n)s characters.",
-                TEXT_MAX,
-            )
-            % {"n": TEXT_MAX},
-        )
+    text = chat_text(text)
     friends = set(friend_ids(user_id))
     recipients = [uid for uid in seated if uid == user_id or uid in friends]
     if len(recipients) < 2:
         raise ChatError(
             "no_friends", _("Nobody at this table is your friend: use the phrases.")
         )
-    _rate(user_id)
+    chat_rate(user_id)
     line = ChatLine.objects.create(
         sender_id=user_id, table_id=table_id, text=text, normal=text_normal(text)
     )

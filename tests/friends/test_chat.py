@@ -9,7 +9,7 @@ import pytest
 from chat import services
 from chat.errors import ChatError
 from chat.models import ChatLine, ChatReport
-from chat.words import text_clean, text_normal
+from core.words import text_clean, text_normal
 from friends import services as friends
 from games.models import Table
 from tests.support.tables import two_human_table
