@@ -97,6 +97,7 @@ PRIVATE_PREFIXES = (
     "/friends/",
     "/watch/",
     "/chat/",
+    "/clubs/",
     "/tournaments/",
     "/embed/",
     "/i18n/",

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "leagues",
     "friends",
     "chat",
+    "clubs",
     "tournaments",
     "embed",
 ]
@@ -683,6 +684,13 @@ ROOM_INVITATION_MINUTES = env.int("ROOM_INVITATION_MINUTES", default=15)
 ROOM_INVITATIONS_PER_MINUTE = env.int("ROOM_INVITATIONS_PER_MINUTE", default=10)
 # Friend requests one player may send in 24 hours (answered or not).
 FRIEND_REQUESTS_PER_DAY = env.int("FRIEND_REQUESTS_PER_DAY", default=20)
+
+# Clubs (clubs/): how many clubs a player may belong to (their own included), how
+# many requests to join they may send in 24 hours, and how many members a club holds
+# (its chat reaches every member online, so a club stays a size people know).
+CLUBS_PER_PLAYER = env.int("CLUBS_PER_PLAYER", default=10)
+CLUB_REQUESTS_PER_DAY = env.int("CLUB_REQUESTS_PER_DAY", default=10)
+CLUB_MEMBERS_MAX = env.int("CLUB_MEMBERS_MAX", default=300)
 
 # Stake tables (matchmaking/stakes/, docs/economy.md "Stake tables"): the shapes a
 # player can sit at, each with its engine options, and how long a table may wait for

@@ -44,6 +44,7 @@ urlpatterns += [
     path("", include("leagues.urls")),
     path("", include("friends.urls")),
     path("", include("chat.urls")),
+    path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
     path("", include("embed.urls")),
     path("accounts/", include("allauth.urls")),

@@ -1,6 +1,8 @@
 // The quick chat of a table or a room (#chat): set phrases anyone seated may say,
 // shown to each reader in their own language; in a friend room, typed lines between
-// friends, each with Report. Sent and received over the presence socket
+// friends, each with Report. A club's page holds its club's chat the same way
+// (data-club instead of data-table), every member may type, and the page brings
+// the last lines kept (#club-chat-history). Sent and received over the presence socket
 // (presence.js relays both ways). A player may mute someone, or the whole chat;
 // both choices stay in this browser. The table page offers the chat only where
 // another person sits: against computers nobody would read it.
@@ -25,7 +27,10 @@ const chatOff = () => localStorage.getItem(OFF_KEY) === "off";
 
 
 if (box) {
-  const table = Number(box.dataset.table);
+  const club = box.dataset.club ? Number(box.dataset.club) : null;
+  const table = club === null ? Number(box.dataset.table) : null;
+  const scope = club === null ? { type: "chat", table } : { type: "club_chat", club };
+  const ours = (frame) => (club === null ? frame.type === "chat" && frame.table === table : frame.type === "club_chat" && frame.club === club);
   const me = box.dataset.me;
   const log = el("ol", { class: "chat-log", "aria-live": "polite", "aria-label": gettext("Chat") });
   const note = el("p", { class: "chat-note", role: "status" });
@@ -34,7 +39,7 @@ if (box) {
   const send = (frame) => {
     sentAt = Date.now();
     note.textContent = "";
-    document.dispatchEvent(new CustomEvent("presence-send", { detail: { type: "chat", table, ...frame } }));
+    document.dispatchEvent(new CustomEvent("presence-send", { detail: { ...scope, ...frame } }));
   };
 
   const phrases = el(
@@ -47,7 +52,8 @@ if (box) {
 
   let form = null;
   if (box.dataset.text === "1") {
-    const input = el("input", { type: "text", maxlength: "200", "aria-label": gettext("Message to your friends"), placeholder: gettext("Message to your friends") });
+    const hint = club === null ? gettext("Message to your friends") : gettext("Message to the club");
+    const input = el("input", { type: "text", maxlength: "200", "aria-label": hint, placeholder: hint });
     form = el(
       "form",
       {
@@ -116,7 +122,7 @@ if (box) {
 
   document.addEventListener("presence-frame", (event) => {
     const frame = event.detail;
-    if (frame.type === "chat" && frame.table === table) add(frame);
+    if (ours(frame)) add(frame);
     else if (frame.type === "error" && Date.now() - sentAt < 5000) note.textContent = frame.message;
   });
 
@@ -125,4 +131,6 @@ if (box) {
   box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
   showToggle();
+  const kept = document.getElementById("club-chat-history");
+  if (kept) for (const frame of JSON.parse(kept.textContent)) add(frame);
 }

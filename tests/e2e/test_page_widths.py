@@ -31,6 +31,8 @@ import random
 from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from clubs.chat import club_chat_send
+from clubs.services import club_create, club_join
 from friends.services import friend_request_send
 from games.services import table_practice_create
 from tests.leagues.conftest import finish
@@ -52,7 +54,17 @@ arena_join(arena_id=arena.pk, user=me)
 arena_join(arena_id=arena.pk, user=other)
 friend_request_send(sender=other, username=me.username)
 sitgo = sitgo_enter(user=other, size=4, entry=100)
-print(json.dumps({{"ended": ended.pk, "arena": arena.pk, "sitgo": sitgo.pk}}))
+club = club_create(
+    user=me, name="Dominoes at the Harbour Café and Friends",
+    description="Every Friday.", language="en", open=True,
+)
+club_join(user=other, slug=club.slug)
+club_chat_send(
+    user_id=other.pk, name=other.username, club_id=club.pk, text="A long line " * 16
+)
+print(json.dumps({{
+    "ended": ended.pk, "arena": arena.pk, "sitgo": sitgo.pk, "club": club.slug,
+}}))
 """
 
 WITHDRAW = """

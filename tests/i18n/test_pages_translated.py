@@ -19,6 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs.chat import club_chat_send
+from clubs.services import club_create, club_join
 from friends.services import friend_request_send
 from games.services import table_practice_create
 from tests.economy.conftest import fund
@@ -52,7 +54,18 @@ def site(make_user):
     friend_request_send(sender=other, username=me.username)
     fund(other.pk, 1000)
     sitgo = sitgo_enter(user=other, size=4, entry=100)
-    ids = {"live": live.pk, "ended": ended.pk, "arena": arena.pk, "sitgo": sitgo.pk}
+    club = club_create(
+        user=me, name="Harbour", description="Fridays.", language="en", open=False
+    )
+    club_join(user=other, slug=club.slug)  # a request, shown to the leader
+    club_chat_send(user_id=me.pk, name=me.username, club_id=club.pk, phrase="thanks")
+    ids = {
+        "live": live.pk,
+        "ended": ended.pk,
+        "arena": arena.pk,
+        "sitgo": sitgo.pk,
+        "club": club.slug,
+    }
     return me, other, ids
 
 

@@ -54,6 +54,8 @@ def signed_in_pages(me: str, other: str, ids: dict) -> list[tuple[str, str | Non
         (f"/players/{me}/", None),
         (f"/players/{other}/", None),
         ("/friends/", None),
+        ("/clubs/", None),
+        (f"/clubs/{ids['club']}/", "#club-members tbody tr"),
         ("/watch/", None),
         ("/invitations/", None),
         ("/games/", None),
