@@ -13,7 +13,7 @@ others remain (they name another leader first); a leader removing another leader
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -30,8 +30,18 @@ from clubs.models import DESCRIPTION_MAX, NAME_MAX, Club, JoinRequest, Member
 from core.names import name_impersonates, name_offends
 
 NAME_MIN = 3
-# Letters of any script, digits, spaces and a few marks; at least one letter.
-_NAME_CHARS = re.compile(r"^[\w .'&-]+\Z")
+# Besides letters, digits and their combining marks (any script: Devanagari's vowel
+# signs, Thai's), spaces, these marks, and the joiners Persian and the Indic
+# scripts write inside words.
+_NAME_MARKS = frozenset(" .'&-_\u200c\u200d")
+
+
+def _name_chars_ok(name: str) -> bool:
+    return all(
+        c in _NAME_MARKS or unicodedata.category(c)[0] in "LMN" for c in name
+    ) and any(c.isalpha() for c in name)
+
+
 Pending = JoinRequest.Status.PENDING
 Leader = Member.Role.LEADER
 
@@ -90,7 +100,7 @@ def club_name_clean(raw: Any) -> str:
             _("A club's name has %(min)s to %(max)s characters.")
             % {"min": NAME_MIN, "max": NAME_MAX},
         )
-    if not _NAME_CHARS.match(name) or not any(c.isalpha() for c in name):
+    if not _name_chars_ok(name):
         raise ClubError(
             "name_chars",
             _(

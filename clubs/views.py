@@ -20,6 +20,7 @@ from clubs import services
 from clubs.chat import club_chat_history, club_line_report
 from clubs.errors import ClubError
 from clubs.models import DESCRIPTION_MAX, NAME_MAX, Club, JoinRequest, Member
+from clubs.sections import club_sections
 from clubs.selectors import club_directory, club_page, clubs_of, language_name
 from core.requests import SignedInRequest
 from matchmaking.errors import RoomError
@@ -94,6 +95,7 @@ def club_detail(request: SignedInRequest, slug: str) -> HttpResponse:
             ),
             "languages": _languages(),
             "description_max": DESCRIPTION_MAX,
+            "sections": club_sections(request, club, page.viewer),
         },
     )
 

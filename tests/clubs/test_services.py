@@ -54,6 +54,7 @@ def test_a_new_club_has_its_founder_as_leader_and_a_slug(make_user):
         ("ab", "name_length"),
         ("x" * 41, "name_length"),
         ("<script>", "name_chars"),
+        ("Club\u202eevil", "name_chars"),  # a bidi override
         ("1234", "name_chars"),
         ("Admin Club", "name_staff"),
         ("The M.o.d.e.r.a.t.o.r.s", "name_staff"),
@@ -80,7 +81,18 @@ def test_names_that_are_refused(make_user, name, code):
     assert not Club.objects.exists()
 
 
-@pytest.mark.parametrize("name", ["Modesto's table", "Systemic Dominoes", "Café Ñandú"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Modesto's table",
+        "Systemic Dominoes",
+        "Café Ñandú",
+        "क्लब दिल्ली",  # Devanagari vowel signs and virama: combining marks
+        "ชมรมหมากรุก",  # Thai
+        "باشگاه\u200cها",  # Persian with a zero-width non-joiner
+        "俱乐部",
+    ],
+)
 def test_ordinary_names_pass(make_user, name):
     assert make_club(make_user("ana"), name=name).name == name
 
