@@ -295,6 +295,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "matchmaking-stake-sweep": {"task": "matchmaking.stake_sweep", "schedule": 5.0},
     "tournaments-sitgo-sweep": {"task": "tournaments.sitgo_sweep", "schedule": 5.0},
+    "tournaments-swiss-sweep": {"task": "tournaments.swiss_sweep", "schedule": 5.0},
     # /healthz: proves beat, the broker and a worker run (ops/heartbeat.py).
     "ops-heartbeat": {
         "task": "ops.heartbeat",

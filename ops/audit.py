@@ -24,6 +24,7 @@ from matchmaking.audit import stake_pots_audit, unearned_minting_audit
 from matchmaking.stakes.suspects import dumping_audit
 from tournaments.arenas.audit import arena_prizes_audit
 from tournaments.sitgo.audit import sitgo_minting_audit, sitgo_pots_audit
+from tournaments.swiss.audit import swiss_minting_audit, swiss_pots_audit
 
 logger = logging.getLogger("ops.audit")
 
@@ -39,8 +40,14 @@ class AuditPart:
 
 def minting_audit() -> list[str]:
     """Nothing minted for a player who did not earn it (RULES.md §5): a table's
-    rewards, an arena's prizes, and no prize at all in a sit-and-go."""
-    return [*unearned_minting_audit(), *arena_prizes_audit(), *sitgo_minting_audit()]
+    rewards, an arena's prizes, and no prize at all in a sit-and-go or a Swiss
+    event."""
+    return [
+        *unearned_minting_audit(),
+        *arena_prizes_audit(),
+        *sitgo_minting_audit(),
+        *swiss_minting_audit(),
+    ]
 
 
 PARTS = (
@@ -48,6 +55,7 @@ PARTS = (
     AuditPart("finish", finish_audit),
     AuditPart("stakes", stake_pots_audit),
     AuditPart("sitgo", sitgo_pots_audit),
+    AuditPart("swiss", swiss_pots_audit),
     AuditPart("minting", minting_audit),
     AuditPart("dumping", dumping_audit),
 )

@@ -8,4 +8,5 @@ urlpatterns = [
     path("tournaments/", views.index, name="tournaments"),
     path("tournaments/", include("tournaments.arenas.urls")),
     path("tournaments/", include("tournaments.sitgo.urls")),
+    path("tournaments/", include("tournaments.swiss.urls")),
 ]

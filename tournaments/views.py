@@ -9,6 +9,7 @@ from django.shortcuts import render
 from core.requests import SignedInRequest
 from tournaments.arenas.sections import arenas_index
 from tournaments.sitgo.sections import sitgo_index
+from tournaments.swiss.sections import swiss_section
 
 
 @login_required
@@ -16,5 +17,9 @@ def index(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/index.html",
-        {"arenas": arenas_index(request.user), "sitgo": sitgo_index(request.user)},
+        {
+            "arenas": arenas_index(request.user),
+            "sitgo": sitgo_index(request.user),
+            "swiss": swiss_section(request.user),
+        },
     )

@@ -20,6 +20,7 @@ from games.tasks import (
 )
 from matchmaking.pools.tasks import waves_task
 from matchmaking.stakes.tasks import stake_sweep_task
+from tournaments.swiss.tasks import swiss_sweep_task
 
 JOBS: dict[str, Callable[[], Any]] = {
     "matchmaking.waves": waves_task,
@@ -28,6 +29,7 @@ JOBS: dict[str, Callable[[], Any]] = {
     "games.finish_sweep": finish_sweep_task,
     "games.practice_expire": practice_expire_task,
     "matchmaking.stake_sweep": stake_sweep_task,
+    "tournaments.swiss_sweep": swiss_sweep_task,
 }
 
 

@@ -65,7 +65,7 @@ def test_honest_play_leaves_every_part_clean(played, capsys):
     assert breaches() == {}
     call_command("finish_audit")
     out = capsys.readouterr().out
-    for part in ("ledger", "finish", "stakes", "sitgo", "minting", "dumping"):
+    for part in ("ledger", "finish", "stakes", "sitgo", "swiss", "minting", "dumping"):
         assert f"{part}: clean" in out
 
 

@@ -140,6 +140,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
         "tournaments-arenas-schedule",
         "tournaments-arenas-tick",
         "tournaments-sitgo-sweep",
+        "tournaments-swiss-sweep",
     }
     assert set(app.conf.beat_schedule) <= set(scheduler.schedule)
     assert list(tmp_path.iterdir()) == []
