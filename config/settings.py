@@ -632,6 +632,9 @@ TOURNAMENTS_ARENA_GRACE_MINUTES = 120
 # with an earning game in the arena are ranked for a prize; none is paid unless at
 # least this many such players are in the field.
 TOURNAMENTS_ARENA_MIN_FIELD = 4
+# A team battle's club prize (coins, XP) to each counted player of the winning club
+# with an earning game (tournaments/arenas/battles.py), boosted like any prize.
+TOURNAMENTS_BATTLE_CLUB_PRIZE = (300, 100)
 # All the prizes of one arena together are at most this (coins, XP) per earning game
 # played in it (each player's own earning games, summed); the table above is cut
 # down in proportion when it asks for more. 20 coins keeps arena prizes inside

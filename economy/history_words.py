@@ -23,6 +23,7 @@ from economy.player_messages import ITEM_NAMES, item_name
 _REWARD = re.compile(r"^(?P<mode>[a-z]+), position (?P<position>\d+)$")
 _LEAGUE = re.compile(r"^league week (?P<week>\S+)$")
 _ARENA = re.compile(r"^arena (?P<arena>\d+), rank (?P<rank>\d+)$")
+_BATTLE = re.compile(r"^team battle (?P<arena>\d+), club prize$")
 
 MODE_WORDS = {
     "practice": _("practice"),
@@ -45,6 +46,11 @@ def league_memo(*, week: str) -> str:
 def arena_memo(*, arena_id: int, rank: int) -> str:
     """The stored memo of an arena prize."""
     return f"arena {arena_id}, rank {rank}"
+
+
+def battle_memo(*, arena_id: int) -> str:
+    """The stored memo of a team battle's club prize."""
+    return f"team battle {arena_id}, club prize"
 
 
 def _week_words(week: str) -> str:
@@ -72,6 +78,11 @@ def memo_words(*, kind: str, memo: str) -> str:
         return gettext("arena %(arena)s, final rank %(rank)s") % {
             "arena": found["arena"],
             "rank": found["rank"],
+        }
+    found = _BATTLE.match(memo)
+    if found:
+        return gettext("team battle %(arena)s, the winning club's prize") % {
+            "arena": found["arena"]
         }
     found = _LEAGUE.match(memo)
     if found:

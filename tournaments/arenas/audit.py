@@ -1,18 +1,22 @@
 """Arena prizes against the games behind them (part of the platform audit's
-``minting``, ``ops.audit``): every prize, coins or XP under ``arena:<id>:<user>``,
-went to a player with an earning game in that arena (RULES.md §5, "Earning needs
-playing"; ``tournaments.arenas.earning``)."""
+``minting``, ``ops.audit``): every prize, coins or XP under ``arena:<id>:<user>``
+(and a team battle's club prize, ``arena:<id>:<user>:club``), went to a player
+with an earning game in that arena (RULES.md §5, "Earning needs playing";
+``tournaments.arenas.earning``)."""
 
 from __future__ import annotations
 
 from economy.models import Transaction, XpAward
 from tournaments.arenas.earning import arenas_earning_players
-from tournaments.arenas.prizes import PRIZE_PREFIX
+from tournaments.arenas.prizes import CLUB_SUFFIX, PRIZE_PREFIX
 
 REPORT_LIMIT = 1000
 
 
 def _parse(key: str) -> tuple[int, int] | None:
+    """The arena and the player of a prize's key (a team battle's club prize ends
+    in ``:club``)."""
+    key = key.removesuffix(CLUB_SUFFIX)
     parts = key.split(":")
     if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
         return None

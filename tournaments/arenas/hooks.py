@@ -1,13 +1,16 @@
 """What the arenas hang on ``games``' hooks: scoring a finished arena table,
-freeing the players of a cancelled one, and the table page's link back."""
+freeing the players of a cancelled one, the table page's link back, and a club
+page's team battles."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from clubs.sections import club_section_register
 from games.events import event_link_register
 from games.finish import consequence_register
 from games.signals import table_cancelled
+from tournaments.arenas.battle_views import battles_club_section
 from tournaments.arenas.selectors import arena_of_table, arena_standing_of_table
 from tournaments.arenas.services import (
     arena_on_table_cancelled,
@@ -29,3 +32,4 @@ def hooks_register() -> None:
     event_link_register(
         "arena", arena_of_table, modes=("online",), standing=arena_standing_of_table
     )
+    club_section_register("battles", battles_club_section)

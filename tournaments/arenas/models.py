@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from clubs.models import Club
 
 
 class Arena(models.Model):
@@ -45,6 +50,14 @@ class Arena(models.Model):
     standings_version = models.PositiveIntegerField(default=0)
     standings_sent = models.PositiveIntegerField(default=0)
     standings_sent_at = models.DateTimeField(null=True, blank=True)
+    # A team battle (docs/tournaments.md, "Team battles"): clubs compete, each
+    # player scoring for their club, a club's score the sum of its ``team_size``
+    # best players' scores. None: an ordinary arena.
+    team_size = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=80, blank=True)
+    clubs: models.ManyToManyField[Club, ArenaClub] = models.ManyToManyField(
+        "clubs.Club", through="ArenaClub", blank=True, related_name="battles"
+    )
 
     class Meta:
         constraints = [
@@ -86,6 +99,17 @@ class ArenaPlayer(models.Model):
     rank = models.PositiveIntegerField(null=True, blank=True)
     prize_coins = models.PositiveIntegerField(default=0)
     prize_xp = models.PositiveIntegerField(default=0)
+    # In a team battle: the club the player scores for (chosen at the first join),
+    # and the club prize paid at the end to its winning club's counted players.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    club_prize_coins = models.PositiveIntegerField(default=0)
+    club_prize_xp = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -117,3 +141,22 @@ class ArenaGame(models.Model):
 
     def __str__(self) -> str:
         return f"arena {self.arena_id} table {self.table_id}"
+
+
+class ArenaClub(models.Model):
+    """A club in a team battle; ``score`` and ``rank`` written at its end."""
+
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="teams")
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="battle_entries"
+    )
+    score = models.IntegerField(default=0)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "club"], name="arena_club_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"club {self.club_id} in arena {self.arena_id}"

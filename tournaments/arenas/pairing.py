@@ -15,7 +15,8 @@ one who has just become free, never the same one pass after pass.
 
 Two players the caller names as *apart* (accounts seen from one address or
 device, RULES.md §5) never sit at one table, in either pass; both may play the
-arena at other tables.
+arena at other tables. In a team battle, two players of one *team* (their club)
+never meet either: each table is a match between clubs.
 
 Partnership arenas form four-player tables the same way, then choose the sides:
 the split whose two partnerships have played together least so far (partners
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 
 # How many places away in the standings a table's members may be found.
@@ -61,10 +63,19 @@ Apart = frozenset[frozenset[int]]  # pairs of user ids never seated together
 
 
 def _fits(
-    member: Free, group: Sequence[Free], *, cap: int, strict: bool, apart: Apart
+    member: Free,
+    group: Sequence[Free],
+    *,
+    cap: int,
+    strict: bool,
+    apart: Apart,
+    teams: Mapping[int, int],
 ) -> bool:
+    team = teams.get(member.user_id)
     for other in group:
         if _met(member, other) >= cap:
+            return False
+        if team is not None and teams.get(other.user_id) == team:
             return False
         if frozenset((member.user_id, other.user_id)) in apart:
             return False
@@ -77,7 +88,13 @@ def _fits(
 
 
 def _groups(
-    players: Sequence[Free], *, seats: int, cap: int, strict: bool, apart: Apart
+    players: Sequence[Free],
+    *,
+    seats: int,
+    cap: int,
+    strict: bool,
+    apart: Apart,
+    teams: Mapping[int, int],
 ) -> tuple[list[list[Free]], list[Free]]:
     """Tables around the longest waiting anchors; the players left over."""
     ordered = sorted(players, key=lambda p: (-p.score, -p.rating, p.user_id))
@@ -98,7 +115,15 @@ def _groups(
                     break
                 if 0 <= j < len(ordered) and not taken[j]:
                     candidate = ordered[j]
-                    if _fits(candidate, group, cap=cap, strict=strict, apart=apart):
+                    fits = _fits(
+                        candidate,
+                        group,
+                        cap=cap,
+                        strict=strict,
+                        apart=apart,
+                        teams=teams,
+                    )
+                    if fits:
                         group.append(candidate)
                         taken[j] = True
                         picked.append(j)
@@ -135,25 +160,27 @@ def pairing_round(
     partnership: bool = False,
     cap: int = 3,
     apart: Collection[tuple[int, int]] = (),
+    teams: Mapping[int, int] | None = None,
 ) -> Pairing:
     """The tables to seat now among ``free`` players; see the module's docstring.
 
     ``apart``: pairs of players never seated at one table (linked accounts).
+    ``teams``: a team battle's ``{user_id: club_id}``; teammates never meet.
     """
+    team_of = teams or {}
     never = frozenset(frozenset(pair) for pair in apart)
     # Seats for all but ``extra`` players: those who became free last sit out of
     # the first pass, so a bye falls on them and not on the bottom of the standings.
     extra = len(free) % seats
     by_wait = sorted(free, key=lambda p: (p.waited, p.user_id))
     out, first = by_wait[:extra], by_wait[extra:]
-    groups, left = _groups(first, seats=seats, cap=cap, strict=True, apart=never)
+    grouped = partial(_groups, seats=seats, cap=cap, apart=never, teams=team_of)
+    groups, left = grouped(first, strict=True)
     if out:
-        more, left = _groups(
-            [*left, *out], seats=seats, cap=cap, strict=True, apart=never
-        )
+        more, left = grouped([*left, *out], strict=True)
         groups += more
     if len(left) >= seats:
-        more, left = _groups(left, seats=seats, cap=cap, strict=False, apart=never)
+        more, left = grouped(left, strict=False)
         groups += more
     tables = [
         _sides(g) if partnership and seats == 4 else [p.user_id for p in g]

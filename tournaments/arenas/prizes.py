@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 
 from economy.errors import IdempotencyConflict
-from economy.history_words import arena_memo
+from economy.history_words import arena_memo, battle_memo
 from economy.ledger import (
     accounts_lock,
     fingerprint_of,
@@ -35,8 +35,12 @@ from tournaments.arenas.prize_table import PrizeRules
 PRIZE_PREFIX = "arena:"
 
 
-def prize_key(*, arena_id: int, user_id: int) -> str:
-    return f"{PRIZE_PREFIX}{arena_id}:{user_id}"
+CLUB_SUFFIX = ":club"
+
+
+def prize_key(*, arena_id: int, user_id: int, club: bool = False) -> str:
+    """A player's prize in an arena, or (``club``) their team battle's club prize."""
+    return f"{PRIZE_PREFIX}{arena_id}:{user_id}{CLUB_SUFFIX if club else ''}"
 
 
 def prize_rules() -> PrizeRules:
@@ -51,18 +55,25 @@ def prize_rules() -> PrizeRules:
     )
 
 
-def prize_memo(*, arena_id: int, rank: int) -> str:
+def prize_memo(*, arena_id: int, rank: int, club: bool = False) -> str:
     """The stored memo of an arena prize (the audit's form; the wallet page says it
     in the reader's words, ``economy.history_words``)."""
+    if club:
+        return battle_memo(arena_id=arena_id)
     return arena_memo(arena_id=arena_id, rank=rank)
 
 
 @transaction.atomic
 def arena_prizes_pay(
-    *, arena_id: int, prizes: Mapping[int, tuple[int, int, int]], at: datetime
+    *,
+    arena_id: int,
+    prizes: Mapping[int, tuple[int, int, int]],
+    at: datetime,
+    club: bool = False,
 ) -> dict[int, tuple[int, int]]:
     """Pay ``{user_id: (rank, coins, xp)}``, boosted; return ``{user_id: (coins,
-    xp)}`` as paid (now or by an earlier call)."""
+    xp)}`` as paid (now or by an earlier call). ``club``: a team battle's club
+    prizes, under keys of their own (``prize_key``)."""
     if not prizes:
         return {}
     wallet_of = wallets_ensure(user_ids=list(prizes))
@@ -74,9 +85,14 @@ def arena_prizes_pay(
         rank, coins, xp = prizes[user_id]
         percents = boosts.get(user_id, [])
         coins, xp = boosted(coins, percents), boosted(xp, percents)
-        key = prize_key(arena_id=arena_id, user_id=user_id)
+        key = prize_key(arena_id=arena_id, user_id=user_id, club=club)
         fingerprint = fingerprint_of(
-            {"kind": "arena", "arena": arena_id, "user": user_id, "rank": rank}
+            {
+                "kind": "arena-club" if club else "arena",
+                "arena": arena_id,
+                "user": user_id,
+                "rank": rank,
+            }
         )
         posted = transaction_existing(key=key, fingerprint=fingerprint)
         award = XpAward.objects.filter(key=key).first()
@@ -94,7 +110,7 @@ def arena_prizes_pay(
                 kind=Transaction.Kind.REWARD,
                 legs=[(mint, -coins), (wallets[wallet_of[user_id]], coins)],
                 fingerprint=fingerprint,
-                memo=prize_memo(arena_id=arena_id, rank=rank),
+                memo=prize_memo(arena_id=arena_id, rank=rank, club=club),
             )
         if xp:
             XpAward.objects.create(

@@ -11,8 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.models import Member
 from games.events import EventLink, EventStanding
 from matchmaking.pools.config import pool_get
+from tournaments.arenas.battles import team_rows
 from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
 from tournaments.arenas.prize_table import prizes_preview
@@ -21,9 +23,11 @@ from tournaments.arenas.scoring import STREAK_FROM, ranks_of
 
 
 def arena_title(arena: Arena) -> str:
-    """The arena's name as the reader says it (its pool's title)."""
+    """The arena's name as the reader says it (its pool's title; a team battle's
+    own name first)."""
     pool = pool_get(arena.pool)
-    return pool.title if pool is not None else arena.variant
+    title = pool.title if pool is not None else arena.variant
+    return f"{arena.name} · {title}" if arena.team_size else title
 
 
 def standings_rows(*, arena_id: int, final: bool = False) -> list[dict[str, Any]]:
@@ -100,6 +104,10 @@ def standings_frame(*, arena_id: int) -> dict[str, Any]:
         "ends_at": arena.ends_at.isoformat(),
         "fire_from": STREAK_FROM,
         "columns": FRAME_COLUMNS,
+        # A team battle's clubs: [rank, club id, name, score], best first.
+        "clubs": [[t.rank, t.club_id, t.name, t.score] for t in team_rows(arena=arena)]
+        if arena.team_size
+        else None,
         "rows": [
             [
                 r["rank"],
@@ -132,6 +140,26 @@ def arena_me(*, arena: Arena, user_id: int) -> dict[str, Any] | None:
         "rank": player.rank,
         "prize_coins": player.prize_coins,
         "prize_xp": player.prize_xp,
+        "club_prize_coins": player.club_prize_coins,
+        "club_prize_xp": player.club_prize_xp,
+    }
+
+
+def battle_page(*, arena: Arena, user_id: int) -> dict[str, Any] | None:
+    """A team battle's part of its page: the clubs' standings, and the reader's
+    clubs among the battle's (which one they play for, when more than one)."""
+    if not arena.team_size:
+        return None
+    theirs = list(
+        Member.objects.filter(user_id=user_id, club__battle_entries__arena=arena)
+        .select_related("club")
+        .order_by("club__name")
+    )
+    return {
+        "team_size": arena.team_size,
+        "teams": team_rows(arena=arena),
+        "my_clubs": [m.club for m in theirs],
+        "prize": settings.TOURNAMENTS_BATTLE_CLUB_PRIZE,
     }
 
 
@@ -144,6 +172,7 @@ def arena_row(arena: Arena) -> dict[str, Any]:
         "starts_at": arena.starts_at,
         "ends_at": arena.ends_at,
         "staff": arena.schedule_key is None,
+        "battle": bool(arena.team_size),
     }
 
 

@@ -38,6 +38,7 @@ from matchmaking.pools.config import pool_get
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Cooldown, Rating, Search
 from tournaments.arenas import notify
+from tournaments.arenas.battles import battle_finish, club_for_join
 from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
@@ -145,11 +146,15 @@ def _arena_lock(arena_id: int) -> Arena:
 
 
 @transaction.atomic
-def arena_join(*, arena_id: int, user: AbstractBaseUser) -> ArenaPlayer:
+def arena_join(
+    *, arena_id: int, user: AbstractBaseUser, club_id: Any = None
+) -> ArenaPlayer:
     """Join (or come back from a pause to) an arena that has not ended.
 
     Refused while the player is in a leavers' cooldown (RULES.md §6). Computer
-    players never join: only a signed-in person can call this.
+    players never join: only a signed-in person can call this. A team battle
+    takes the members of its clubs, each for one club (``club_id``, or their only
+    one there; ``battles.club_for_join``), kept on coming back.
     """
     arena = _arena_lock(arena_id)
     if arena.status not in (Arena.Status.SCHEDULED, Arena.Status.LIVE):
@@ -159,8 +164,12 @@ def arena_join(*, arena_id: int, user: AbstractBaseUser) -> ArenaPlayer:
     except MatchError as exc:
         raise ArenaError("cooldown", exc.message) from None
     now = timezone.now()
+    existing = ArenaPlayer.objects.filter(arena=arena, user_id=user.pk).exists()
+    club = None
+    if arena.team_size and not existing:
+        club = club_for_join(arena=arena, user_id=user.pk, club_id=club_id)
     player, created = ArenaPlayer.objects.get_or_create(
-        arena=arena, user_id=user.pk, defaults={"free_since": now}
+        arena=arena, user_id=user.pk, defaults={"free_since": now, "club_id": club}
     )
     if not created:
         if not player.paused:
@@ -373,12 +382,22 @@ def _arena_pair_locked(*, arena_id: int, now: datetime) -> list[int]:
         )
         for p in players
     ]
+    teams = None
+    if arena.team_size:
+        teams = {
+            user_id: club_id
+            for user_id, club_id in ArenaPlayer.objects.filter(
+                arena=arena, user_id__in=[p.user_id for p in players]
+            ).values_list("user_id", "club_id")
+            if club_id is not None
+        }
     pairing = pairing_round(
         free,
         seats=arena.seats,
         partnership=arena.partnership,
         cap=settings.TOURNAMENTS_ARENA_PAIR_CAP,
         apart=linked_pairs(user_ids=[p.user_id for p in players]),
+        teams=teams,
     )
     if not pairing.tables:
         return []
@@ -712,6 +731,8 @@ def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
         coins, xp = paid.get(player.user_id, (0, 0))
         player.prize_coins, player.prize_xp = coins, xp
     ArenaPlayer.objects.bulk_update(players, ["rank", "prize_coins", "prize_xp"])
+    if arena.team_size:
+        battle_finish(arena=arena, earning=earning, at=now)
     arena.status = Arena.Status.FINISHED
     arena.finished_at = now
     arena.standings_version += 1

@@ -17,6 +17,7 @@ from tournaments.arenas.selectors import (
     arena_me,
     arena_prizes,
     arena_row,
+    battle_page,
     standings_frame,
     standings_rows,
 )
@@ -51,6 +52,7 @@ def arena_page(request: SignedInRequest, arena_id: int) -> HttpResponse:
                 if sides == (2 if arena.partnership else arena.seats)
             ],
             "partnership": arena.partnership,
+            "battle": battle_page(arena=arena, user_id=request.user.pk),
             "standings": standings_rows(
                 arena_id=arena.pk, final=arena.status == Arena.Status.FINISHED
             ),
@@ -88,7 +90,9 @@ def _reply(
 def arena_join_view(request: SignedInRequest, arena_id: int) -> HttpResponse:
     _arena_or_404(arena_id)
     try:
-        arena_join(arena_id=arena_id, user=request.user)
+        arena_join(
+            arena_id=arena_id, user=request.user, club_id=request.POST.get("club")
+        )
     except ArenaError as exc:
         return _reply(request, arena_id, ok="", error=exc)
     return _reply(

@@ -3,8 +3,6 @@ answers with a redirect and a message (the player's words for a refusal)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -18,6 +16,7 @@ from tournaments.swiss.models import SwissEvent
 from tournaments.swiss.rounds import swiss_advance
 from tournaments.swiss.selectors import event_page
 from tournaments.swiss.services import swiss_create, swiss_join, swiss_withdraw
+from tournaments.times import starts_at_of
 
 
 def _event(event_id: int) -> SwissEvent:
@@ -64,20 +63,6 @@ def swiss_withdraw_view(request: SignedInRequest, event_id: int) -> HttpResponse
     else:
         messages.success(request, _("You withdrew from the event."))
     return redirect("swiss", event_id)
-
-
-def starts_at_of(local: str, offset: str) -> datetime | None:
-    """The start the form gave: a ``datetime-local`` value in the browser's time,
-    with the browser's offset from UTC in minutes (``Date.getTimezoneOffset``, set
-    by the page's script; UTC without it)."""
-    try:
-        naive = datetime.fromisoformat(local)
-        minutes = int(offset or 0)
-    except (TypeError, ValueError):
-        return None
-    if naive.tzinfo is not None or not -24 * 60 <= minutes <= 24 * 60:
-        return None
-    return naive.replace(tzinfo=UTC) + timedelta(minutes=minutes)
 
 
 @login_required

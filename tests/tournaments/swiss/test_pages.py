@@ -18,7 +18,7 @@ from tests.tournaments.sitgo.helpers import play_out
 from tests.tournaments.swiss.helpers import event_of, games_of, here, start
 from tournaments.swiss.models import SwissEntry, SwissEvent
 from tournaments.swiss.services import swiss_join
-from tournaments.swiss.views import starts_at_of
+from tournaments.times import starts_at_of
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-// An arena's page: the standings kept live over its socket, the countdown to the
+// An arena's page (a team battle's too, with its clubs): the standings kept live
+// over its socket, the countdown to the
 // start and the end, and "your game is ready" (then the table) the moment the
 // player is paired. Every text comes from the server, already translated, but for
 // the words of a lost connection.
@@ -75,6 +76,18 @@ function render(frame) {
   });
   body.replaceChildren(...rows);
   empty.hidden = rows.length > 0;
+  // A team battle's clubs, best first.
+  const clubs = document.querySelector("#battle-standings tbody");
+  if (clubs && Array.isArray(frame.clubs)) {
+    clubs.replaceChildren(
+      ...frame.clubs.map(([rank, id, name, score]) => {
+        const tr = document.createElement("tr");
+        tr.dataset.club = id;
+        tr.append(cell(formatNumber(rank), "num"), cell(name), cell(formatNumber(score), "num"));
+        return tr;
+      }),
+    );
+  }
   tick();
   // The start or the end changes which buttons apply: the server draws them.
   if (statusChanged) window.location.reload();
