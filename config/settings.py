@@ -113,7 +113,11 @@ TEMPLATES = [
                 # Friend requests and room invitations: one statement.
                 "accounts.context_processors.nav_counts",
             ],
-            "libraries": {"catalog": "config.catalog", "share": "config.share"},
+            "libraries": {
+                "catalog": "config.catalog",
+                "events": "config.events",
+                "share": "config.share",
+            },
         },
     },
 ]

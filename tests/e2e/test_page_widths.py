@@ -33,6 +33,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from clubs.chat import club_chat_send
 from clubs.services import club_create, club_join
+from tournaments.arenas.battles import battle_create
+from tournaments.swiss.services import swiss_create
 from friends.services import friend_request_send
 from games.services import table_practice_create
 from tests.leagues.conftest import finish
@@ -62,8 +64,19 @@ club_join(user=other, slug=club.slug)
 club_chat_send(
     user_id=other.pk, name=other.username, club_id=club.pk, text="A long line " * 16
 )
+club_create(user=other, name="Pier", description="", language="en", open=True)
+soon = timezone.now() + timedelta(hours=1)
+swiss = swiss_create(
+    user=me, club_slug=club.slug, name="Friday Swiss of the Harbour Café",
+    pool="draw-2", rounds=5, round_minutes=30, starts_at=soon, entry=100,
+)
+battle = battle_create(
+    user=me, club_slug=club.slug, rivals=["Pier"], name="Harbour against Pier",
+    pool_key="draw-2", starts_at=soon, minutes=60, team_size=3,
+)
 print(json.dumps({{
     "ended": ended.pk, "arena": arena.pk, "sitgo": sitgo.pk, "club": club.slug,
+    "swiss": swiss.pk, "battle": battle.pk,
 }}))
 """
 

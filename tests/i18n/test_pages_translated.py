@@ -34,7 +34,9 @@ from tests.support.catalogs import (
 from tests.support.pages import in_language, signed_in_pages, signed_out_pages
 from tests.support.tables import finished_practice
 from tournaments.arenas.services import arena_create, arena_join
+from tournaments.arenas.battles import battle_create
 from tournaments.sitgo.services import sitgo_enter
+from tournaments.swiss.services import swiss_create
 
 pytestmark = pytest.mark.django_db
 
@@ -59,12 +61,36 @@ def site(make_user):
     )
     club_join(user=other, slug=club.slug)  # a request, shown to the leader
     club_chat_send(user_id=me.pk, name=me.username, club_id=club.pk, phrase="thanks")
+    club_create(user=other, name="Pier", description="", language="en", open=True)
+    soon = timezone.now() + timedelta(hours=1)
+    swiss = swiss_create(
+        user=me,
+        club_slug=club.slug,
+        name="Friday Swiss",
+        pool="draw-2",
+        rounds=3,
+        round_minutes=30,
+        starts_at=soon,
+        entry=100,
+    )
+    battle = battle_create(
+        user=me,
+        club_slug=club.slug,
+        rivals=["Pier"],
+        name="Harbour against Pier",
+        pool_key="draw-2",
+        starts_at=soon,
+        minutes=60,
+        team_size=3,
+    )
     ids = {
         "live": live.pk,
         "ended": ended.pk,
         "arena": arena.pk,
         "sitgo": sitgo.pk,
         "club": club.slug,
+        "swiss": swiss.pk,
+        "battle": battle.pk,
     }
     return me, other, ids
 

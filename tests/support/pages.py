@@ -45,6 +45,8 @@ def signed_in_pages(me: str, other: str, ids: dict) -> list[tuple[str, str | Non
         ("/tournaments/", None),
         (f"/tournaments/arenas/{ids['arena']}/", "#arena-standings tbody tr"),
         (f"/tournaments/sitgo/{ids['sitgo']}/", None),
+        (f"/tournaments/swiss/{ids['swiss']}/", "#swiss-standings"),
+        (f"/tournaments/arenas/{ids['battle']}/", "#battle-standings"),
         ("/league/", "#league-standings tbody tr"),
         ("/league/top/", None),
         ("/leaderboard/draw/", None),
