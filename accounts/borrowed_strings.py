@@ -161,6 +161,17 @@ BORROWED = (
     ("django.contrib.auth", gettext_noop("This password is entirely numeric.")),
     (
         "django.contrib.auth",
+        gettext_noop(
+            "Your password can’t be too similar to your other personal information."
+        ),
+    ),
+    (
+        "django.contrib.auth",
+        gettext_noop("Your password can’t be a commonly used password."),
+    ),
+    ("django.contrib.auth", gettext_noop("Your password can’t be entirely numeric.")),
+    (
+        "django.contrib.auth",
         gettext_noop("The password is too similar to the %(verbose_name)s."),
     ),
     ("django.contrib.auth", gettext_noop("The two password fields didn’t match.")),
@@ -208,6 +219,13 @@ BORROWED_PLURALS = (
         ngettext_noop(
             "This password is too short. It must contain at least %d character.",
             "This password is too short. It must contain at least %d characters.",
+        ),
+    ),
+    (
+        "django.contrib.auth",
+        ngettext_noop(
+            "Your password must contain at least %(min_length)d character.",
+            "Your password must contain at least %(min_length)d characters.",
         ),
     ),
 )

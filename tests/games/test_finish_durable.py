@@ -27,7 +27,7 @@ from tests.support.tables import drive, two_human_table
 # In registration order: "sitgo" and "arena" are owed by every online table and do
 # nothing for one no sit-and-go or arena seated (tournaments.sitgo.hooks,
 # tournaments.arenas.hooks).
-ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo", "arena"]
+ONLINE_STEPS = ["rewards", "ratings", "conduct", "league", "sitgo", "arena", "swiss"]
 
 
 def steps_of(table_id: int) -> dict[str, bool]:

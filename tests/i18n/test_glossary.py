@@ -36,6 +36,7 @@ WORDS: dict[str, tuple[str | None, frozenset[str]]] = {
     "pot": (r"\bpots?\b", frozenset()),
     "stake": (r"\bstakes?\b", frozenset()),
     "rating": (r"\bratings?\b", frozenset()),
+    "club": (r"\bclubs?\b", frozenset()),
 }
 # Concept -> the variant's name in the catalog (msgctxt "domino game").
 VARIANTS = {

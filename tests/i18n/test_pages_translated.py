@@ -33,8 +33,8 @@ from tests.support.catalogs import (
 )
 from tests.support.pages import in_language, signed_in_pages, signed_out_pages
 from tests.support.tables import finished_practice
-from tournaments.arenas.services import arena_create, arena_join
 from tournaments.arenas.battles import battle_create
+from tournaments.arenas.services import arena_create, arena_join
 from tournaments.sitgo.services import sitgo_enter
 from tournaments.swiss.services import swiss_create
 

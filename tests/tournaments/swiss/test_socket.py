@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 
 from config.asgi import application
 from tests.support import session_cookie
@@ -17,6 +18,15 @@ from tournaments.swiss.rounds import swiss_advance
 from tournaments.swiss.services import swiss_join
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+async def sync_thread_connection_closed():
+    """Close the connection these tests opened in channels' shared sync thread while
+    the database is still allowed: a later test without one would otherwise find it
+    there when a consumer closes old connections."""
+    yield
+    await database_sync_to_async(connections.close_all)()
 
 
 async def swiss_socket(user, event_id, *, signed_in=True):
@@ -82,5 +92,7 @@ async def test_strangers_and_unknown_events_are_refused(make_user):
     ana = await database_sync_to_async(make_user)()
     comm, _ok = await swiss_socket(ana, 1, signed_in=False)
     assert (await comm.receive_output(timeout=5))["code"] == 4401
+    await comm.wait()
     comm, _ok = await swiss_socket(ana, 999999)
     assert (await comm.receive_output(timeout=5))["code"] == 4404
+    await comm.wait()
