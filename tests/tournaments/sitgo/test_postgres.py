@@ -271,7 +271,7 @@ def commitments_quiet(monkeypatch, queued, pushes):
 
 def audit_clean() -> None:
     """Every part of the platform's audit (ledger, finishes, stake and sit-and-go
-    pots, minting, dumping) is clean."""
+    pots, Swiss pots, minting, dumping) is clean."""
     from ops.audit import audit_run
 
     assert audit_run() == {
@@ -279,6 +279,7 @@ def audit_clean() -> None:
         "finish": [],
         "stakes": [],
         "sitgo": [],
+        "swiss": [],
         "minting": [],
         "dumping": [],
     }
