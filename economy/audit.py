@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count, Q, Sum
 
-from economy.models import Account, Entry, Transaction
+from economy.models import Account, Entry, Transaction, XpAward
 
 REPORT_LIMIT = 1000
 
@@ -131,3 +132,63 @@ def _open_pots_check(cursor: Any) -> list[Breach]:
         Breach("pot", key, f"open pot holds {balance} but unrefunded entries {held}")
         for key, balance, held in cursor.fetchall()
     ]
+
+
+@dataclass(frozen=True)
+class PotBooks:
+    """What the ledger holds of the pots whose ``table_ref`` starts with a prefix
+    (one kind of event's pots), for that kind's own audit against its rows."""
+
+    held: dict[str, int]  # coins entered less coins refunded, by table_ref
+    payouts: dict[str, int]  # payout transactions, by table_ref
+    states: dict[str, str]  # the pot's escrow state, by table_ref
+
+
+def pot_books(*, prefix: str) -> PotBooks:
+    """The books of every pot whose ``table_ref`` starts with ``prefix``."""
+    held: dict[str, int] = {}
+    for ref, net in (
+        Entry.objects.filter(
+            transaction__kind__in=[Transaction.Kind.ENTRY, Transaction.Kind.REFUND],
+            transaction__table_ref__startswith=prefix,
+            account__kind=Account.Kind.WALLET,
+        )
+        .values_list("transaction__table_ref")
+        .annotate(net=Sum("amount"))
+        .order_by()
+    ):
+        held[ref] = -(net or 0)
+    payouts = dict(
+        Transaction.objects.filter(
+            kind=Transaction.Kind.PAYOUT, table_ref__startswith=prefix
+        )
+        .values_list("table_ref")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    states = {
+        key.removeprefix("pot:"): state
+        for key, state in Account.objects.filter(
+            kind=Account.Kind.ESCROW, key__startswith=f"pot:{prefix}"
+        ).values_list("key", "state")
+    }
+    return PotBooks(held=held, payouts=payouts, states=states)
+
+
+def minted_keys(*, prefix: str, limit: int = 1000) -> list[str]:
+    """The keys of every coin or XP minted under a name starting with ``prefix``
+    (its ``table_ref``, or inside its key): for the kinds of event that mint
+    nothing of their own, each of these is a breach."""
+    minted = (
+        Entry.objects.filter(account__kind=Account.Kind.MINT)
+        .filter(
+            Q(transaction__table_ref__startswith=prefix)
+            | Q(transaction__key__contains=prefix)
+        )
+        .values_list("transaction__key", flat=True)
+        .order_by("transaction__key")[:limit]
+    )
+    xp = XpAward.objects.filter(
+        Q(table_ref__startswith=prefix) | Q(key__contains=prefix)
+    ).values_list("key", flat=True)[:limit]
+    return sorted({*minted, *xp})[:limit]

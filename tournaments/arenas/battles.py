@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Member
 from core.names import name_impersonates, name_offends
 from matchmaking.pools.config import pool_get
+from tournaments.arenas.creating import arena_create
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaClub, ArenaPlayer
 from tournaments.arenas.prizes import arena_prizes_pay
@@ -124,18 +125,11 @@ def battle_create(
         raise ArenaError(
             "bad_start", _("Start the event between 5 minutes and 30 days from now.")
         )
-    arena = Arena.objects.create(
-        pool=pool.key,
-        variant=pool.variant,
-        seats=pool.seats,
-        partnership=pool.partnership,
-        options=pool.options,
-        starts_at=starts_at,
-        ends_at=starts_at + timedelta(minutes=length),
-        created_by=user,
-        team_size=size,
-        name=title,
+    arena = arena_create(
+        pool_key=pool.key, starts_at=starts_at, minutes=length, created_by=user
     )
+    arena.team_size, arena.name = size, title
+    arena.save(update_fields=["team_size", "name"])
     ArenaClub.objects.bulk_create([ArenaClub(arena=arena, club=c) for c in clubs])
     return arena
 

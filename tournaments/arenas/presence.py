@@ -2,37 +2,29 @@
 
 A player who finished a game is not paired again until they come back to the
 arena's page, so nobody is seated at a table they do not see (and loses it on the
-clock). Each open arena socket keeps a cache key alive (shared by every server
-process: Redis in a deployment); the pairing reads them all in one call.
+clock). The keys are ``tournaments.presence``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.core.cache import cache
+from tournaments.presence import page_clear, page_mark, page_present_among
 
-PRESENCE_SECONDS = 90  # the socket renews it every 40 s (realtime.sockets)
-
-
-def _key(arena_id: int, user_id: int) -> str:
-    return f"arena:{arena_id}:here:{user_id}"
+KIND = "arena"
 
 
 def presence_mark(*, arena_id: int, user_id: int) -> None:
-    cache.set(_key(arena_id, user_id), 1, PRESENCE_SECONDS)
+    page_mark(kind=KIND, event_id=arena_id, user_id=user_id)
 
 
 def presence_clear(*, arena_id: int, user_id: int) -> None:
-    cache.delete(_key(arena_id, user_id))
+    page_clear(kind=KIND, event_id=arena_id, user_id=user_id)
 
 
 def present_among(*, arena_id: int, user_ids: Iterable[int]) -> set[int]:
     """The players of ``user_ids`` who have the arena's page open now."""
-    keys = {_key(arena_id, u): u for u in user_ids}
-    if not keys:
-        return set()
-    return {keys[k] for k in cache.get_many(list(keys))}
+    return page_present_among(kind=KIND, event_id=arena_id, user_ids=user_ids)
 
 
 def present_at_least(*, arena_id: int, user_ids: Sequence[int], count: int) -> bool:

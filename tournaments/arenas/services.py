@@ -19,7 +19,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -39,6 +39,7 @@ from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Cooldown, Rating, Search
 from tournaments.arenas import notify
 from tournaments.arenas.battles import battle_finish, club_for_join
+from tournaments.arenas.creating import arena_create as arena_create  # re-exported
 from tournaments.arenas.earning import arena_earning_games
 from tournaments.arenas.errors import ArenaError
 from tournaments.arenas.models import Arena, ArenaGame, ArenaPlayer
@@ -58,33 +59,7 @@ LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
 LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING)
 
 
-# --- creating arenas
-
-
-def arena_create(
-    *,
-    pool_key: str,
-    starts_at: datetime,
-    minutes: int,
-    created_by: User | None = None,
-) -> Arena:
-    """A staff-made arena of ``pool_key`` (the admin, ``manage.py arena_create``)."""
-    pool = pool_get(pool_key)
-    if pool is None:
-        raise ArenaError("unknown_pool", _("There is no such game in the lobby."))
-    if not 5 <= minutes <= 24 * 60:
-        raise ArenaError("bad_length", _("An arena lasts between 5 minutes and a day."))
-    arena: Arena = Arena.objects.create(
-        pool=pool.key,
-        variant=pool.variant,
-        seats=pool.seats,
-        partnership=pool.partnership,
-        options=pool.options,
-        starts_at=starts_at,
-        ends_at=starts_at + timedelta(minutes=minutes),
-        created_by=created_by,
-    )
-    return arena
+# --- scheduling arenas
 
 
 def arenas_schedule(*, now: datetime | None = None) -> int:
