@@ -4,11 +4,12 @@ while another is named) queue and end in one state.
 
 Refused, with nothing changed and words for the player: a name that is taken,
 too short or too long, passes itself off as the staff or holds a word the filter
-masks; a player in ``CLUBS_PER_PLAYER`` clubs already; more than
-``CLUB_REQUESTS_PER_DAY`` requests to join in 24 hours; a full club
-(``CLUB_MEMBERS_MAX``); a member acting as a leader; the last leader leaving while
-others remain (they name another leader first); a leader removing another leader
-(who steps down first). The last member leaving closes the club.
+masks (a description too: the same checks as a username's); a player in
+``CLUBS_PER_PLAYER`` clubs already; more than ``CLUB_REQUESTS_PER_DAY`` requests to
+join in 24 hours; a full club (``CLUB_MEMBERS_MAX``); a member acting as a leader;
+the last leader leaving while others remain (they name another leader first); a
+leader removing another leader (who steps down first). The last member leaving
+closes the club.
 """
 
 from __future__ import annotations
@@ -131,6 +132,14 @@ def club_description_clean(raw: Any) -> str:
                 DESCRIPTION_MAX,
             )
             % {"n": DESCRIPTION_MAX},
+        )
+    if name_impersonates(description):
+        raise ClubError(
+            "description_staff",
+            _(
+                "The description speaks as the site's staff (admin, moderator, "
+                "official, support…): say it in the club's own words."
+            ),
         )
     if name_offends(description):
         raise ClubError(

@@ -123,6 +123,15 @@ def test_description_and_language_are_checked(make_user):
         open=True,
     )
     refused(
+        "description_staff",
+        services.club_create,
+        user=ana,
+        name="Harbour",
+        description="The official club of the site's moderators.",
+        language="en",
+        open=True,
+    )
+    refused(
         "description_length",
         services.club_create,
         user=ana,
