@@ -331,9 +331,10 @@ def _finish(event: SwissEvent) -> None:
     it when nobody did."""
     table = event_standings(event)
     ranks = {s.user_id: s.rank for s in table}
-    for entry in SwissEntry.objects.filter(event=event):
+    entries = list(SwissEntry.objects.filter(event=event))
+    for entry in entries:
         entry.rank = ranks.get(entry.user_id)
-        entry.save(update_fields=["rank"])
+    SwissEntry.objects.bulk_update(entries, ["rank"])
     event.state = State.FINISHED
     event.finished_at = timezone.now()
     event.save(update_fields=["state", "finished_at"])

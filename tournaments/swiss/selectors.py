@@ -10,7 +10,6 @@ from typing import Any
 
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
 
 from economy.pots import places_split
 from games.events import EventLink, EventStanding
@@ -137,7 +136,6 @@ def payout_table(event: SwissEvent) -> list[dict[str, Any]]:
 
 def event_page(*, event: SwissEvent, user: Any) -> dict[str, Any]:
     mine = SwissEntry.objects.filter(event=event, user=user).first()
-    now = timezone.now()
     open_to_join = event.state == State.SCHEDULED or (
         event.state == State.RUNNING and event.round < 2
     )
@@ -162,7 +160,6 @@ def event_page(*, event: SwissEvent, user: Any) -> dict[str, Any]:
         ],
         "payout": payout_table(event) if event.entry else [],
         "entries": SwissEntry.objects.filter(event=event).count(),
-        "started": event.starts_at <= now,
     }
 
 
