@@ -59,3 +59,20 @@ class Sighting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.digest[:8]}"
+
+
+class BotAccount(models.Model):
+    """An account upgraded to a bot: it plays only through the API, always shown as a
+    computer, rated among bots only, and never earns coins or league points. The
+    upgrade is irreversible (docs/api.md)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_account",
+    )
+    upgraded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot {self.user_id}"
