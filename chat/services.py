@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.bots import bot_labelled
 from accounts.groups import user_group
 from chat.errors import ChatError
 from chat.models import ChatLine
@@ -89,6 +90,7 @@ def chat_send(
     )
     if table is None or user_id not in seated:
         raise ChatError("not_seated", _("You can chat only at a table where you sit."))
+    name = bot_labelled(name=name, user_id=user_id)  # a bot is always labelled
     frame: dict[str, Any] = {"type": "chat", "table": table_id, "from": name}
     if phrase is not None:
         if phrase not in PHRASES:

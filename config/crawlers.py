@@ -84,6 +84,9 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 PRIVATE_PREFIXES = (
     "/sw.js",
     "/accounts/",
+    # The open API (docs/api.md) and the player's page of API tokens.
+    "/api/",
+    "/account/",
     "/admin/",
     "/profile/",
     "/wallet/",
@@ -96,6 +99,7 @@ PRIVATE_PREFIXES = (
     "/league/",
     "/friends/",
     "/watch/",
+    "/tv/",
     "/chat/",
     "/clubs/",
     "/tournaments/",

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "embed",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -597,6 +598,12 @@ MATCHMAKING_ABANDON_SECONDS = env.float("MATCHMAKING_ABANDON_SECONDS", default=6
 # Allowed rating gap in displayed points: at once, per second waited, at most.
 MATCHMAKING_RATING_GAP = (100.0, 20.0, 600.0)
 MATCHMAKING_CLOCK_SECONDS = 30
+# Each pool's turn clocks, chosen on Find and on an open table ("seek"): a time per
+# turn plus a bank drawn on once a turn's time runs out. "slow" is the default.
+MATCHMAKING_SPEEDS: dict[str, dict[str, int]] = {
+    "fast": {"clock_seconds": 10, "bank_seconds": 60},
+    "slow": {"clock_seconds": 30, "bank_seconds": 120},
+}
 MATCHMAKING_HAND_PAUSE_SECONDS = env.int("MATCHMAKING_HAND_PAUSE_SECONDS", default=15)
 MATCHMAKING_BOT_SPEED = env.str("MATCHMAKING_BOT_SPEED", default="normal")
 MATCHMAKING_PROVISIONAL_TABLES = 10
@@ -663,6 +670,13 @@ CELERY_BEAT_SCHEDULE["games-chain-reserve"] = {
     "schedule": 10.0,
     "options": {"expires": 10.0},
 }
+# The bots' queue (api/bot_queue.py): pairs bots and backfills their tables.
+CELERY_IMPORTS = ("api.bot_queue",)
+CELERY_BEAT_SCHEDULE["api-bot-queue"] = {
+    "task": "api.bot_queue.pair",
+    "schedule": 2.0,
+    "options": {"expires": 2.0},
+}
 
 # --- the offline practice game (games.offline_upload)
 # The largest finished offline game a player may upload, in bytes of JSON: the
@@ -726,3 +740,13 @@ STAKE_DUMPING_AUDIT_DAYS = 7
 SITGO_GAME: dict[str, object] = {"variant": "block", "target": 50}
 SITGO_FILL_SECONDS = env.int("SITGO_FILL_SECONDS", default=600)
 SITGO_NOSHOW_SECONDS = env.int("SITGO_NOSHOW_SECONDS", default=120)
+
+# The open API (api/, docs/api.md): per token, JSON requests and moves at API_RATE a
+# second on average with bursts of API_BURST, and at most API_STREAMS open NDJSON
+# streams; a player holds at most API_TOKENS_PER_PLAYER live tokens. Streams send an
+# empty line every API_KEEPALIVE_SECONDS so that proxies keep them open.
+API_RATE = env.float("API_RATE", default=20.0)
+API_BURST = env.int("API_BURST", default=40)
+API_STREAMS = env.int("API_STREAMS", default=4)
+API_TOKENS_PER_PLAYER = 20
+API_KEEPALIVE_SECONDS = env.float("API_KEEPALIVE_SECONDS", default=7.0)

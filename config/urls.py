@@ -47,6 +47,9 @@ urlpatterns += [
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
     path("", include("embed.urls")),
+    # The open API: not under a language prefix (docs/api.md).
+    path("api/", include("api.urls")),
+    path("", include("api.page_urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path(

@@ -85,6 +85,13 @@ class AlreadyClaimed(EconomyError):
     )
 
 
+class EarningBarred(EconomyError):
+    """The account receives no minted coins (a bot account)."""
+
+    code = "earning_barred"
+    player_message = _("Bot accounts receive no coins.")
+
+
 class UnknownItem(EconomyError, LookupError):
     """No such item in the shop."""
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from economy import conf
 from economy.errors import (
     AlreadyClaimed,
+    EarningBarred,
     EconomyError,
     IdempotencyConflict,
     InsufficientFunds,
@@ -58,6 +59,6 @@ def shop_refusal(exc: EconomyError, *, item: str, balance: int) -> str:
 
 def bonus_refusal(exc: EconomyError) -> str:
     """Why the daily bonus was refused."""
-    if isinstance(exc, AlreadyClaimed):
+    if isinstance(exc, AlreadyClaimed | EarningBarred):
         return exc.message
     return str(gettext("The daily bonus could not be paid; try again in a moment."))

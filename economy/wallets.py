@@ -9,7 +9,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from economy import conf
-from economy.errors import AlreadyClaimed, InvalidAmount, InvalidInput, UnknownAccount
+from economy.eligibility import earning_barred
+from economy.errors import (
+    AlreadyClaimed,
+    EarningBarred,
+    InvalidAmount,
+    InvalidInput,
+    UnknownAccount,
+)
 from economy.ledger import (
     accounts_lock,
     check_user_id,
@@ -68,6 +75,8 @@ def daily_bonus_claim(*, user_id: int, now: datetime | None = None) -> Transacti
     claims queue on the wallet's row lock, so exactly one is paid.
     """
     check_user_id(user_id)
+    if earning_barred(user_id=user_id):
+        raise EarningBarred()
     key = daily_bonus_key(user_id=user_id, now=now)
     wallet_id = wallets_ensure(user_ids=[user_id])[user_id]
     accounts_lock(account_ids=[wallet_id])

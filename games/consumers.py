@@ -24,6 +24,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.utils.translation import gettext
 
+from accounts.bots import bot_socket_refuse
 from games.errors import TableError
 from games.groups import seat_group, watch_group
 from games.patches import frame_patch, frame_same
@@ -76,6 +77,8 @@ class TableConsumer(SocketConsumer):
     async def connect(self) -> None:
         self.user = await self.player()
         if self.user is None:
+            return
+        if await bot_socket_refuse(self, user_id=self.user.pk):  # plays by the API
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:

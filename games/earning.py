@@ -19,6 +19,9 @@ from games.models import Seat, Table, TableEvent
 # Why a seat's owner earns nothing (``Seat.unpaid``); "" earns.
 STANDIN = "standin"
 ALONE = "alone"
+# A bot account (``Seat.program``) never earns, and is no person for a friend room:
+# nobody can mint coins by playing their own program.
+PROGRAM = "bot"
 
 
 def decisions_by_seat(table_id: int) -> tuple[Counter[int], Counter[int]]:
@@ -49,17 +52,21 @@ def unpaid_reasons(*, table: Table, seats: Sequence[Seat]) -> dict[int, str]:
 
     A seat with no decision at all was never played for by anyone, so it earns.
     """
-    humans = [s for s in seats if s.user_id is not None]
+    programs = {s.position: PROGRAM for s in seats if s.program}
+    humans = [s for s in seats if s.user_id is not None and not s.program]
     if not humans:
-        return {}
+        return programs
     if table.mode == Table.Mode.FRIEND and len(humans) < 2:
-        return {s.position: ALONE for s in humans}
+        return {**programs, **{s.position: ALONE for s in humans}}
     total, own = decisions_by_seat(table.pk)
     return {
-        s.position: (
-            ""
-            if not total[s.position] or 2 * own[s.position] > total[s.position]
-            else STANDIN
-        )
-        for s in humans
+        **programs,
+        **{
+            s.position: (
+                ""
+                if not total[s.position] or 2 * own[s.position] > total[s.position]
+                else STANDIN
+            )
+            for s in humans
+        },
     }

@@ -169,6 +169,7 @@ def table_log_export(*, table: Table) -> dict[str, Any]:
                 "team": s.team,
                 "player": s.user.username if s.user else None,
                 "bot": s.bot_level or None,
+                "program": s.program,
                 "place": s.place,
                 "score": s.score,
                 "forfeited": s.forfeited,

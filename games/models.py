@@ -62,6 +62,11 @@ class Table(models.Model):
     clock_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="seconds per decision; empty = no clock"
     )
+    # Each seat's time bank for the match (``Seat.bank_ms``), drawn on once a turn's
+    # clock has run out (``games.bank``).
+    bank_seconds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="each seat's time bank; empty = none"
+    )
     bot_delay_ms = models.PositiveIntegerField(default=800)
     hand_pause_seconds = models.PositiveSmallIntegerField(default=20)
     # The next timed job: what it is and when it is due (the sweep's safety net).
@@ -104,6 +109,12 @@ class Seat(models.Model):
     simulated = models.BooleanField(
         default=False, help_text="a computer player filling an online table"
     )
+    # A bot account's seat (``accounts.bots``), written at seating like ``name``: the
+    # table store holds no account row, and a seat played before an upgrade was a
+    # person's. Labelled as a computer wherever the seat is shown.
+    program = models.BooleanField(
+        default=False, help_text="a bot account's seat, played by a program"
+    )
     # The seat's name in the table store (games/stores.py), which holds no user row:
     # the player's username as they sat down (usernames do not change), a simulated
     # player's generated name, blank for a computer player.
@@ -117,6 +128,11 @@ class Seat(models.Model):
     # reload does not flash it offline (``games.services.seats.seat_presence``).
     offline_at = models.DateTimeField(null=True, blank=True)
     away = models.BooleanField(default=False)
+    # What is left of the seat's time bank; empty while untouched (the table's whole
+    # ``bank_seconds``), so no seating path has to fill it in (``games.bank``).
+    bank_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="time bank left, ms; empty = all of it"
+    )
     forfeited = models.BooleanField(default=False)
     # Written once when the match ends.
     place = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -4,7 +4,8 @@ A computer seat is called by its place at the table and its level ("Computer 2 �
 easy", the style of seed 000), so every seat of a table has a distinct name on the
 table page, the result, the history and My games. A simulated player filling an
 online table shows its generated name with the computer label ("Vera42 ·
-computer"), so it is never taken for a person.
+computer"), and a bot account's seat its username with the bot label ("Ada · BOT"),
+so neither is ever taken for a person.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ LEVEL_WORDS: dict[str, object] = {
 
 def seat_display_name(seat: Seat) -> str:
     """The seat's player name, "<name> · computer", or "Computer <place> · <level>"."""
+    if seat.program:  # a bot account: always labelled as a computer
+        return str(gettext("%(name)s · BOT") % {"name": seat.name})
     if seat.user_id is not None:
         if seat.name:
             return seat.name

@@ -15,16 +15,21 @@ from games.fairness import fair_public
 from games.groups import seat_group, watch_group
 from games.models import Seat, Table
 from games.names import seat_display_name
+from games.timers import bank_clock_end, bank_left_ms
 
 
-def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
-    """The seats as every connection sees them.
+def seats_public(
+    seats: Sequence[Seat], *, table: Table | None = None
+) -> list[dict[str, Any]]:
+    """The seats as every connection sees them; with their ``table``, each seat's
+    time bank left (``bank_ms``, None when the table has none).
 
     ``name`` is in the language active when the frame was built (the acting
     player's, or English in a worker), while one frame goes to every connection
     of a group: a computer seat therefore also carries its parts, ``bot`` (the
-    level) and ``alias`` (a simulated player's generated name), so a client names
-    it in its own language ("Computer 2 · easy", "Vera42 · computer").
+    level) and ``alias`` (a simulated player's generated name, a bot account's
+    username with ``program``), so a client names it in its own language
+    ("Computer 2 · easy", "Vera42 · computer", "Ada · BOT").
     """
     return [
         {
@@ -32,26 +37,39 @@ def seats_public(seats: Sequence[Seat]) -> list[dict[str, Any]]:
             "team": s.team,
             "name": seat_display_name(s),
             "bot": s.bot_level or None,
-            "alias": (s.name or None) if s.simulated else None,
+            "alias": (s.name or None) if s.simulated or s.program else None,
             "simulated": s.simulated,
+            "program": s.program,
             "connected": s.connected or s.is_bot,
             "away": s.away,
             "forfeited": s.forfeited,
             "place": s.place,
             "unpaid": s.unpaid or None,
+            "bank_ms": bank_left_ms(table=table, seat=s)
+            if table is not None and table.bank_seconds and table.clock_seconds
+            else None,
         }
         for s in seats
     ]
 
 
-def table_public(table: Table) -> dict[str, Any]:
+def table_public(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
+    """The table as every seat sees it; ``seats`` tell when a running turn clock
+    ends and its seat's time bank starts (``timer.bank_from``)."""
     timer = None
     if table.timer and table.deadline is not None:
+        bank_from = None
+        if seats is not None and table.timer_seat is not None:
+            seat = next((s for s in seats if s.position == table.timer_seat), None)
+            end = bank_clock_end(table=table, seat=seat) if seat is not None else None
+            if end is not None and end != table.deadline:
+                bank_from = end.timestamp()
         timer = {
             "kind": table.timer,
             "seat": table.timer_seat,
             "deadline": table.deadline.timestamp(),
             "seconds": table.clock_seconds,
+            "bank_from": bank_from,
         }
     return {
         "id": table.pk,
@@ -59,6 +77,7 @@ def table_public(table: Table) -> dict[str, Any]:
         "status": table.status,
         "variant": table.variant,
         "clock_seconds": table.clock_seconds,
+        "bank_seconds": table.bank_seconds if table.clock_seconds else None,
         "timer": timer,
         "fair": fair_public(table),
     }
@@ -89,7 +108,10 @@ def state_frame(
 
     ``public`` is ``(table_public(table), seats_public(seats))`` when the caller
     builds several frames of one moment."""
-    table_part, seats_part = public or (table_public(table), seats_public(seats))
+    table_part, seats_part = public or (
+        table_public(table, seats),
+        seats_public(seats, table=table),
+    )
     return {
         "type": "state",
         "seq": table.seq,
@@ -112,7 +134,10 @@ def spectator_frame(
     """The ``state`` frame spectators receive: ``state`` is what they are shown,
     behind the game (``games.spectators``), and the turn clock is withheld (it would
     say whose turn it is now)."""
-    table_part, seats_part = public or (table_public(table), seats_public(seats))
+    table_part, seats_part = public or (
+        table_public(table, seats),
+        seats_public(seats, table=table),
+    )
     return state_frame(
         table=table,
         seats=seats,
@@ -137,7 +162,10 @@ def table_frames(
 
     ``spectated`` is the state spectators are shown with its events (the same as
     the players' when None)."""
-    public = (table_public(table), seats_public(seats))
+    public = (
+        table_public(table, seats),
+        seats_public(seats, table=table),
+    )
     out = [
         (
             seat_group(table.pk, seat.position),

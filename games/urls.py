@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import offline_views, views
+from games import offline_views, tv_views, views
 from games.replays import views as replays
 from games.reviews import views as reviews
 
@@ -17,6 +17,9 @@ urlpatterns = [
         "play/offline/results/", offline_views.offline_results, name="offline-results"
     ),
     path("games/", views.my_games, name="my-games"),
+    path("tv/", tv_views.tv_page, name="tv"),
+    path("tv/<slug:channel>/", tv_views.tv_page, name="tv-channel"),
+    path("tv/<slug:channel>/now", tv_views.tv_now_json, name="tv-now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="table-rematch"),
     path("tables/<int:table_id>/history/", views.table_history, name="table-history"),

@@ -10,6 +10,8 @@ from matchmaking.pools.models import (
     RatingChange,
     RematchOffer,
     Search,
+    Seek,
+    SeekPlayer,
 )
 from matchmaking.rooms.models import (
     Room,
@@ -34,6 +36,8 @@ __all__ = [
     "RoomRematchVote",
     "RoomRemoval",
     "Search",
+    "Seek",
+    "SeekPlayer",
     "StakeReport",
     "StakeSitter",
     "StakeTable",

@@ -41,6 +41,8 @@ def _tag(name: str, value: object) -> str:
 
 
 def _seat_name(seat: Seat) -> str:
+    if seat.program:
+        return f"{seat.name} (BOT)"
     if seat.user is not None:
         return str(seat.user.get_username())
     if seat.name:

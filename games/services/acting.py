@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import engine
@@ -14,6 +15,7 @@ from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.services.transitions import state_of, table_lock_with_seats, transition
 from games.stores import table_store
+from games.timers import bank_spend
 
 
 def _act_check(
@@ -113,9 +115,15 @@ def _act(
         expected_seq=expected_seq,
         claimed_seat=claimed_seat,
     )
+    changed = []
     if seat.away:
         seat.away = False
-        seat.save(update_fields=["away"])
+        changed.append("away")
+    # The time this turn took past its clock comes out of the seat's bank.
+    if bank_spend(table=table, seat=seat, now=timezone.now()):
+        changed.append("bank_ms")
+    if changed:
+        seat.save(update_fields=changed)
     transition(
         table,
         seats,

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from accounts.bots import bot_ids, user_is_bot
 from dbtools.rows import row_insert, rows_insert
 from games import engine
 from games.errors import TableError
@@ -36,6 +37,7 @@ from games.speeds import BOT_SPEEDS, DEFAULT_SPEED
 from games.timers import timer_next
 
 DEFAULT_CLOCK_SECONDS = 30
+MAX_BANK_SECONDS = 600  # a seat's time bank for the match, at most
 
 
 def _options_build(variant: str, overrides: Mapping[str, Any]) -> engine.Options:
@@ -111,6 +113,7 @@ def practice_seats_create(
                 team=team_of(opts, 0),
                 user=user,
                 name=user.get_username(),
+                program=user_is_bot(user_id=user.pk),
             )
         ]
         + [
@@ -127,17 +130,19 @@ def table_create(
     options: Mapping[str, Any] | None = None,
     host: User | None = None,
     clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
+    bank_seconds: int | None = None,
     bot_speed: str = DEFAULT_SPEED,
     hand_pause_seconds: int = 15,
 ) -> Table:
     """A waiting table with empty seats, for people (friend rooms, online tables).
 
-    One INSERT, atomic by itself: no transaction or savepoint of its own."""
+    ``bank_seconds``: each seat's time bank for the match, used once a turn's
+    clock has run out (None: no bank). One INSERT, atomic by itself: no
+    transaction or savepoint of its own."""
     if mode not in Table.Mode.values or mode == Table.Mode.PRACTICE:
         raise TableError("bad_options", gettext("Unknown table mode."))
     opts = _options_build(variant, options or {})
-    if clock_seconds is not None and not 5 <= clock_seconds <= 300:
-        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    _clock_check(clock_seconds, bank_seconds)
     return row_insert(
         Table(
             mode=mode,
@@ -147,10 +152,29 @@ def table_create(
             seed=secrets.randbits(63),
             fair=fair_new(seats=opts.seats),
             clock_seconds=clock_seconds,
+            bank_seconds=bank_seconds,
             bot_delay_ms=BOT_SPEEDS[bot_speed],
             hand_pause_seconds=hand_pause_seconds,
         )
     )
+
+
+def _clock_check(clock_seconds: int | None, bank_seconds: int | None) -> None:
+    """Refuse a turn clock or time bank out of range, or a bank without a clock."""
+    if clock_seconds is not None and not 5 <= clock_seconds <= 300:
+        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    if bank_seconds is None:
+        return
+    if clock_seconds is None:
+        raise TableError(
+            "bad_options", gettext("A time bank needs a turn clock to draw on.")
+        )
+    if not 1 <= bank_seconds <= MAX_BANK_SECONDS:
+        raise TableError(
+            "bad_options",
+            gettext("The time bank is 1 to %(most)d seconds.")
+            % {"most": MAX_BANK_SECONDS},
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +234,7 @@ class TablePlan:
     clock_seconds: int | None = DEFAULT_CLOCK_SECONDS
     bot_speed: str = DEFAULT_SPEED
     hand_pause_seconds: int = 15
+    bank_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,14 +247,14 @@ class _Dealt:
     events: list[dict[str, Any]]
 
 
-def _seated_build(plan: TablePlan) -> _Dealt:
-    """Check ``plan`` (``TableError`` if refused) and deal its table in memory."""
+def _seated_build(plan: TablePlan, programs: set[int]) -> _Dealt:
+    """Check ``plan`` (``TableError`` if refused) and deal its table in memory;
+    ``programs`` are the bot accounts among its players (``Seat.program``)."""
     if plan.mode not in SEATED_MODES:
         raise TableError("bad_options", gettext("Unknown table mode."))
     opts = _options_build(plan.variant, plan.options or {})
     clock = plan.clock_seconds
-    if clock is not None and not 5 <= clock <= 300:
-        raise TableError("bad_options", gettext("The turn clock is 5 to 300 seconds."))
+    _clock_check(clock, plan.bank_seconds)
     if plan.bot_speed not in BOT_SPEEDS:
         raise TableError("bad_options", gettext("Unknown computer speed."))
     _takers_check(opts, plan.seats)
@@ -241,6 +266,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
         seed=secrets.randbits(63),
         fair=fair_unchained(seats=opts.seats),  # chained in tables_seated_create
         clock_seconds=clock,
+        bank_seconds=plan.bank_seconds,
         bot_delay_ms=BOT_SPEEDS[plan.bot_speed],
         hand_pause_seconds=plan.hand_pause_seconds,
         status=Table.Status.PLAYING,
@@ -255,6 +281,7 @@ def _seated_build(plan: TablePlan) -> _Dealt:
             bot_level=taker.bot_level,
             simulated=taker.simulated,
             name=taker.name if taker.user is None else taker.user.get_username(),
+            program=taker.user is not None and taker.user.pk in programs,
         )
         for position, taker in enumerate(plan.seats)
     ]
@@ -286,7 +313,10 @@ def tables_seated_create(*, plans: Sequence[TablePlan]) -> list[Table]:
     ahead, in that transaction (``games.fairness.chains_take``). The frames and
     the jobs go out after commit.
     """
-    dealt = [_seated_build(plan) for plan in plans]
+    programs = bot_ids(
+        user_ids=[t.user.pk for plan in plans for t in plan.seats if t.user is not None]
+    )
+    dealt = [_seated_build(plan, programs) for plan in plans]
     if not dealt:
         return []
     tables = [d.table for d in dealt]
@@ -321,6 +351,7 @@ def table_seated_create(
     seats: Sequence[SeatTaker],
     host: User | None = None,
     clock_seconds: int | None = DEFAULT_CLOCK_SECONDS,
+    bank_seconds: int | None = None,
     bot_speed: str = DEFAULT_SPEED,
     hand_pause_seconds: int = 15,
 ) -> Table:
@@ -333,6 +364,7 @@ def table_seated_create(
         seats=seats,
         host=host,
         clock_seconds=clock_seconds,
+        bank_seconds=bank_seconds,
         bot_speed=bot_speed,
         hand_pause_seconds=hand_pause_seconds,
     )

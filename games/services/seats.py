@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.bots import user_is_bot
 from dbtools.rows import row_insert
 from games import engine
 from games.errors import TableError
@@ -94,6 +95,7 @@ def seat_add(
             bot_level=bot_level,
             simulated=simulated,
             name=name if user is None else user.get_username(),
+            program=user is not None and user_is_bot(user_id=user.pk),
         )
     )
 

@@ -192,8 +192,13 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
         return False
     if actor == "clock":
+        # The clock and then the whole bank ran out (the job's deadline is both).
         seat.away = True
-        seat.save(update_fields=["away"])
+        fields = ["away"]
+        if table.bank_seconds:
+            seat.bank_ms = 0
+            fields.append("bank_ms")
+        seat.save(update_fields=fields)
     action = decision.action
     if action is None:
         # A computer opponent let a Muggins window pass: only the pending job

@@ -1,5 +1,6 @@
-"""The online pools' settings: one table shape per pool (``MATCHMAKING_POOLS``) and
-the rating gap a wave allows (``MATCHMAKING_RATING_GAP``)."""
+"""The online pools' settings: one table shape per pool (``MATCHMAKING_POOLS``), the
+turn clocks each pool offers (``MATCHMAKING_SPEEDS``) and the rating gap a wave
+allows (``MATCHMAKING_RATING_GAP``)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,40 @@ def pool_get(key: object) -> Pool | None:
     if not isinstance(key, str):
         return None
     return next((p for p in pools_all() if p.key == key), None)
+
+
+DEFAULT_SPEED = "slow"
+
+
+@dataclass(frozen=True, slots=True)
+class Speed:
+    """A turn clock a pool's tables may run: seconds a turn and a time bank."""
+
+    key: str
+    clock_seconds: int
+    bank_seconds: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "clock": self.clock_seconds, "bank": self.bank_seconds}
+
+
+def speeds_all() -> list[Speed]:
+    """Every speed of ``MATCHMAKING_SPEEDS``, in its order (fast first)."""
+    return [
+        Speed(
+            key=str(key),
+            clock_seconds=int(entry["clock_seconds"]),
+            bank_seconds=int(entry["bank_seconds"]),
+        )
+        for key, entry in settings.MATCHMAKING_SPEEDS.items()
+    ]
+
+
+def speed_get(key: object) -> Speed | None:
+    """The speed named ``key`` ("fast", "slow"), or None for anything else."""
+    if not isinstance(key, str):
+        return None
+    return next((s for s in speeds_all() if s.key == key), None)
 
 
 def gap_setting() -> Gap:

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class PoolWave(models.Model):
@@ -39,6 +40,9 @@ class Search(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="searches"
     )
     pool = models.CharField(max_length=40)
+    speed = models.CharField(
+        max_length=10, default="slow", help_text="a key of MATCHMAKING_SPEEDS"
+    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.WAITING
     )
@@ -72,6 +76,73 @@ class Search(models.Model):
 
     def __str__(self) -> str:
         return f"search {self.pk} of {self.user_id} in {self.pool} ({self.status})"
+
+
+class Seek(models.Model):
+    """An open table a player offers in the lobby: others join it with a click, and
+    when its seats are full (or its owner starts it early, computers filling) it
+    becomes a table like a wave's. Rated seeks seat an online table, unrated ones a
+    friend table (rated by nobody). A stake seek sells its seats through a stake
+    table of the stake books (``stake_table_id``), which takes the entries."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", pgettext_lazy("an open table waiting for players", "Open")
+        STARTED = "started", _("Started")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    pool = models.CharField(max_length=40)
+    speed = models.CharField(max_length=10, help_text="a key of MATCHMAKING_SPEEDS")
+    rated = models.BooleanField(default=True)
+    stake = models.PositiveIntegerField(default=0, help_text="coins; 0: no stake")
+    stake_table_id = models.PositiveBigIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default="open")
+    created_at = models.DateTimeField()
+    seen_at = models.DateTimeField(help_text="last time the owner's lobby held it")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    table_id = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="started", table_id__isnull=False)
+                | (~Q(status="started") & Q(table_id__isnull=True)),
+                name="seek_started_has_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seek {self.pk} of {self.owner_id} in {self.pool} ({self.status})"
+
+
+class SeekPlayer(models.Model):
+    """A player holding a place at a seek (its owner included). ``active`` while
+    the seek is open: a player holds one active place at a time."""
+
+    seek = models.ForeignKey(Seek, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    rating = models.FloatField(help_text="the displayed rating when they joined")
+    joined_at = models.DateTimeField()
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(active=True),
+                name="seek_player_one_open_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at seek {self.seek_id}"
 
 
 class RematchOffer(models.Model):

@@ -4,20 +4,28 @@ Only people are rated, and only by their order among the people at the table: a
 partnership is one team of its people, a free-for-all table a ranking of seats. A
 forfeited seat finishes last. With fewer than two people (or one side) nothing
 changes. Each table applies once (``RatingChange`` is unique per table and player).
+
+Bot accounts (``accounts.bots``) are rated apart, among bots only: a table of bots
+is rated under the key ``bot:<variant>``, so a bot's rating never meets a
+person's. Were a bot and people ever at one rated table, each kind is rated only
+among its own kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from accounts.bots import bot_ids
 from games.signals import SeatResult
 from matchmaking.pools.models import Rating, RatingChange
 
 RATED_MODES = ("online", "stake")
+# The rating key of the bots' own pool: ``bot:<variant>`` (``Rating.variant``).
+BOT_KEY_PREFIX = "bot:"
 _MODEL = PlackettLuce()
 MU = _MODEL.mu
 SIGMA = _MODEL.sigma
@@ -85,13 +93,44 @@ def ratings_compute(
     return after
 
 
-@transaction.atomic
+def rating_key(*, variant: str, bot: bool) -> str:
+    """The ``Rating.variant`` key of a variant's people's or bots' pool."""
+    return f"{BOT_KEY_PREFIX}{variant}" if bot else variant
+
+
 def ratings_apply(
     *, table_id: int, mode: str, variant: str, results: Sequence[SeatResult]
 ) -> dict[int, Skill]:
-    """Rate one finished table once; a second call changes nothing."""
+    """Rate one finished table once, people among people and bots among bots
+    (under :func:`rating_key`); a second call changes nothing."""
     if mode not in RATED_MODES:
         return {}
+    bots = bot_ids(
+        user_ids=[
+            r.user_id for r in results if r.user_id is not None and not r.simulated
+        ]
+    )
+    if not bots:
+        return _ratings_apply(table_id=table_id, variant=variant, results=results)
+    people = [replace(r, simulated=r.simulated or r.user_id in bots) for r in results]
+    programs = [
+        replace(r, simulated=r.simulated or r.user_id not in bots) for r in results
+    ]
+    with transaction.atomic():
+        return {
+            **_ratings_apply(table_id=table_id, variant=variant, results=people),
+            **_ratings_apply(
+                table_id=table_id,
+                variant=rating_key(variant=variant, bot=True),
+                results=programs,
+            ),
+        }
+
+
+@transaction.atomic
+def _ratings_apply(
+    *, table_id: int, variant: str, results: Sequence[SeatResult]
+) -> dict[int, Skill]:
     user_ids = sorted(
         r.user_id for r in results if r.user_id is not None and not r.simulated
     )
@@ -107,7 +146,7 @@ def ratings_apply(
         .filter(user_id__in=user_ids, variant=variant)
         .order_by("user_id")
     }
-    if RatingChange.objects.filter(table_id=table_id).exists():
+    if RatingChange.objects.filter(table_id=table_id, user_id__in=user_ids).exists():
         return {}
     before = {uid: Skill(mu=row.mu, sigma=row.sigma) for uid, row in rows.items()}
     after = ratings_compute(results=results, before=before)

@@ -22,7 +22,7 @@ from games.models import Seat, Table
 from matchmaking.commitments import committed_elsewhere, player_lock
 from matchmaking.errors import MatchError
 from matchmaking.pools.conduct import free_to_sit_check
-from matchmaking.pools.config import Pool, pool_get
+from matchmaking.pools.config import DEFAULT_SPEED, Pool, pool_get, speed_get
 from matchmaking.pools.display import rating_points
 from matchmaking.pools.models import Rating, RematchOffer, Search
 from matchmaking.pools.ratings import MU
@@ -142,9 +142,16 @@ def _seat_rematch(*, table_id: int, pool: Pool, people: list[int]) -> None:
                 _("The other player has entered another event meanwhile."),
             )
     ratings = {uid: _rating(uid, pool.variant) for uid in people}
+    # A rematch runs the finished table's speed.
+    speed = speed_get(
+        Search.objects.filter(seated_table_id=table_id, status=Search.Status.SEATED)
+        .values_list("speed", flat=True)
+        .first()
+    ) or speed_get(DEFAULT_SPEED)
     (new,) = groups_seat(
         pool=pool,
         groups=[[Member(user_id=uid, rating=ratings[uid]) for uid in people]],
+        speed=speed,
     )
     now = timezone.now()
     Search.objects.bulk_create(
@@ -152,6 +159,7 @@ def _seat_rematch(*, table_id: int, pool: Pool, people: list[int]) -> None:
             Search(
                 user_id=uid,
                 pool=pool.key,
+                speed=speed.key if speed else DEFAULT_SPEED,
                 status=Search.Status.SEATED,
                 rating=ratings[uid],
                 started_at=now,

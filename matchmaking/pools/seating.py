@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Table
 from games.services import SeatTaker, TablePlan, tables_seated_create
-from matchmaking.pools.config import Pool
+from matchmaking.pools.config import DEFAULT_SPEED, Pool, Speed, speed_get
 
 SIMULATED_LEVELS = ("medium", "hard")
 _FIRST = (
@@ -58,31 +58,47 @@ def groups_seat(
     pool: Pool,
     groups: Sequence[Sequence[Member]],
     users: Mapping[int, User] | None = None,
+    speed: Speed | None = None,
+    mode: str = Table.Mode.ONLINE,
 ) -> list[Table]:
-    """A started online table per group, empty seats given to simulated players.
+    """A started table per group, empty seats given to simulated players.
 
-    All the tables are written together (``tables_seated_create``). ``users`` may
-    hold the members' users already read (a wave's batch reads them once for all
-    its tables). Call inside a transaction; the tables' first frames go out after its
-    commit.
+    ``speed`` sets the turn clock (the default speed when None); ``mode`` is online
+    (rated) or friend (an unrated open table). All the tables are written together
+    (``tables_seated_create``). ``users`` may hold the members' users already read
+    (a wave's batch reads them once for all its tables). Call inside a transaction;
+    the tables' first frames go out after its commit.
     """
+    clock = speed or _default_speed()
     if users is None:
         users = get_user_model().objects.in_bulk(
             [m.user_id for members in groups for m in members]
         )
     plans = [
         TablePlan(
-            mode=Table.Mode.ONLINE,
+            mode=mode,
             variant=pool.variant,
             options=pool.options,
             seats=[_taker(member, users) for member in _positions(pool, members)],
-            clock_seconds=settings.MATCHMAKING_CLOCK_SECONDS,
+            clock_seconds=clock.clock_seconds,
+            bank_seconds=clock.bank_seconds or None,
             hand_pause_seconds=settings.MATCHMAKING_HAND_PAUSE_SECONDS,
             bot_speed=settings.MATCHMAKING_BOT_SPEED,
         )
         for members in groups
     ]
     return tables_seated_create(plans=plans)
+
+
+def _default_speed() -> Speed:
+    speed = speed_get(DEFAULT_SPEED)
+    if speed is None:  # settings without the default speed: today's clock
+        return Speed(
+            key=DEFAULT_SPEED,
+            clock_seconds=int(settings.MATCHMAKING_CLOCK_SECONDS),
+            bank_seconds=0,
+        )
+    return speed
 
 
 def _taker(member: Member | None, users: Mapping[int, User]) -> SeatTaker:

@@ -16,10 +16,26 @@ from dbtools.prepared import prepared_cursor
 from economy.selectors import table_earnings
 from games.models import FinishStep, Seat, Table
 from games.names import variant_title
-from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
+from matchmaking.pools.config import (
+    DEFAULT_SPEED,
+    Pool,
+    gap_setting,
+    pool_get,
+    pools_all,
+    speed_get,
+    speeds_all,
+)
 from matchmaking.pools.display import rating_label, rating_points, rating_provisional
-from matchmaking.pools.models import Cooldown, Rating, RatingChange, Search
-from matchmaking.pools.ratings import MU, RATED_MODES, SIGMA
+from matchmaking.pools.models import (
+    Cooldown,
+    Rating,
+    RatingChange,
+    Search,
+    Seek,
+    SeekPlayer,
+)
+from matchmaking.pools.ratings import BOT_KEY_PREFIX, MU, RATED_MODES, SIGMA
+from matchmaking.pools.seek_selectors import seeks_list
 
 # A player with a seat at a table of these modes and states cannot search a pool.
 LIVE_MODES = (Table.Mode.ONLINE, Table.Mode.STAKE)
@@ -91,8 +107,11 @@ def search_frame(*, user_id: int, now: datetime | None = None) -> dict[str, Any]
     pool = pool_get(search.pool)
     waited = max(0.0, (now - search.started_at).total_seconds())
     gap = gap_setting().allowed(waited)
+    speed = speed_get(search.speed)
     return {
         "pool": search.pool,
+        "speed": search.speed,
+        "clock": speed.clock_seconds if speed else None,
         "title": pool.title if pool else search.pool,
         "waited": int(waited),
         "started_at": search.started_at.timestamp(),
@@ -149,11 +168,35 @@ def _rating_labels(*, user_id: int) -> dict[str, str]:
     }
 
 
+def seek_table_of(*, user_id: int) -> int | None:
+    """The live table an open table of the lobby seated the player at, if any
+    (its unrated tables are friend tables, which :func:`live_table_of` leaves out)."""
+    tables = Seek.objects.filter(
+        status=Seek.Status.STARTED, rated=False, table_id__isnull=False
+    ).values("table_id")
+    return (
+        Seat.objects.filter(
+            user_id=user_id,
+            forfeited=False,
+            table_id__in=tables,
+            table__status__in=LIVE_STATUSES,
+        )
+        .values_list("table_id", flat=True)
+        .first()
+    )
+
+
 def lobby_state(*, user_id: int) -> dict[str, Any]:
     """Everything the lobby page shows a player, as one ``state`` frame: per pool
-    its counts, the table's shape (target, turn clock, about how many hands) and
-    the player's rating in its variant ("1500?" before any rated table)."""
+    its counts, the table's shape (target, turn clock of the default speed and
+    every speed's clocks, about how many hands) and the player's rating in its
+    variant ("1500?" before any rated table); the open tables they may see."""
     counts = {c["key"]: c for c in pool_counts()}
+    speeds = [s.as_json() for s in speeds_all()]
+    default = speed_get(DEFAULT_SPEED)
+    default_clock = (
+        default.clock_seconds if default else settings.MATCHMAKING_CLOCK_SECONDS
+    )
     labels = _rating_labels(user_id=user_id)
     new_label = rating_label(mu=MU, sigma=SIGMA, tables=0)
     return {
@@ -163,7 +206,8 @@ def lobby_state(*, user_id: int) -> dict[str, Any]:
                 "key": p.key,
                 "title": p.title,
                 "target": p.target,
-                "clock": settings.MATCHMAKING_CLOCK_SECONDS,
+                "clock": default_clock,
+                "speeds": speeds,
                 "hands": p.hands,
                 "rating": labels.get(p.variant, new_label),
                 **counts[p.key],
@@ -171,17 +215,22 @@ def lobby_state(*, user_id: int) -> dict[str, Any]:
             for p in pools_all()
         ],
         "search": search_frame(user_id=user_id),
-        "seated": live_table_of(user_id=user_id),
+        "seeks": seeks_list(user_id=user_id),
+        "seated": live_table_of(user_id=user_id) or seek_table_of(user_id=user_id),
         "cooldown": cooldown_frame(user_id=user_id),
         "tables": live_tables(),
     }
 
 
 def ratings_of(*, user_id: int) -> list[dict[str, Any]]:
-    """A player's rating per variant, as shown on the profile."""
+    """A player's rating per variant, as shown on the profile: ``key`` is the
+    rating's own key, ``variant`` the variant it rates and ``bots`` whether it is
+    a rating among bots (a bot account's, ``ratings.rating_key``)."""
     return [
         {
-            "variant": r.variant,
+            "key": r.variant,
+            "variant": r.variant.removeprefix(BOT_KEY_PREFIX),
+            "bots": r.variant.startswith(BOT_KEY_PREFIX),
             "label": rating_label(mu=r.mu, sigma=r.sigma, tables=r.tables),
             "tables": r.tables,
         }
@@ -321,17 +370,22 @@ def leaderboard(*, variant: str) -> list[dict[str, Any]]:
 @cache
 def _waiting_sql() -> str:
     meta = Search._meta
+    place = SeekPlayer._meta
     quote = connection.ops.quote_name
     return (
         f"SELECT 1 FROM {quote(meta.db_table)} "  # noqa: S608 - names from the model
         f"WHERE {quote(meta.get_field('user').column)} = %s "
-        f"AND {quote(meta.get_field('status').column)} = %s LIMIT 1"
+        f"AND {quote(meta.get_field('status').column)} = %s "
+        f"UNION ALL SELECT 1 FROM {quote(place.db_table)} "
+        f"WHERE {quote(place.get_field('user').column)} = %s "
+        f"AND {quote(place.get_field('active').column)} LIMIT 1"
     )
 
 
 def user_searching(*, user_id: int) -> bool:
-    """Whether the player waits in an online pool now (plain SQL: the stake tables
-    ask this on every sit-down, where the query compiler cost more than the query)."""
+    """Whether the player waits in an online pool now, or at an open table of the
+    lobby (plain SQL: the stake tables ask this on every sit-down, where the query
+    compiler cost more than the query)."""
     with prepared_cursor() as cursor:
-        cursor.execute(_waiting_sql(), [user_id, Search.Status.WAITING.value])
+        cursor.execute(_waiting_sql(), [user_id, Search.Status.WAITING.value, user_id])
         return cursor.fetchone() is not None

@@ -40,14 +40,24 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.bots import user_is_bot
 from games.models import Seat
 from matchmaking.commitments import committed_elsewhere, player_lock
 from matchmaking.errors import MatchError
 from matchmaking.pools import notify
 from matchmaking.pools.conduct import free_to_sit_check
-from matchmaking.pools.config import Pool, gap_setting, pool_get, pools_all
+from matchmaking.pools.config import (
+    DEFAULT_SPEED,
+    Pool,
+    Speed,
+    gap_setting,
+    pool_get,
+    pools_all,
+    speed_get,
+    speeds_all,
+)
 from matchmaking.pools.display import rating_points
-from matchmaking.pools.models import Block, PoolWave, Rating, Search
+from matchmaking.pools.models import Block, PoolWave, Rating, Search, SeekPlayer
 from matchmaking.pools.seating import Member, groups_seat
 from matchmaking.pools.selectors import live_table_of, pool_counts
 from matchmaking.pools.waves import Waiting, wave_groups
@@ -59,7 +69,8 @@ logger = logging.getLogger(__name__)
 POOL_WAVE_TASK = "matchmaking.pool_wave"
 
 
-def _rating_for(user_id: int, variant: str) -> float:
+def rating_for(user_id: int, variant: str) -> float:
+    """The displayed rating the player queues with in ``variant``."""
     mu = (
         Rating.objects.filter(user_id=user_id, variant=variant)
         .values_list("mu", flat=True)
@@ -68,27 +79,56 @@ def _rating_for(user_id: int, variant: str) -> float:
     return float(rating_points(mu)) if mu is not None else float(rating_points(25.0))
 
 
+def bot_refuse(*, user_id: int) -> None:
+    """Bot accounts play through the API, never from the lobby."""
+    if user_is_bot(user_id=user_id):
+        raise MatchError("bot_account", _("Bot accounts play through the API."))
+
+
+def speed_check(speed_key: object) -> Speed:
+    """The speed named ``speed_key``; refused for anything else."""
+    speed = speed_get(speed_key)
+    if speed is None:
+        raise MatchError("unknown_speed", _("Choose a fast or a slow turn clock."))
+    return speed
+
+
+def seek_held_refuse(*, user_id: int) -> None:
+    """Refused while the player holds a place at an open table of the lobby."""
+    if SeekPlayer.objects.filter(user_id=user_id, active=True).exists():
+        raise MatchError(
+            "in_seek", _("You are at an open table in the lobby: leave it first.")
+        )
+
+
 @transaction.atomic
-def search_start(*, user_id: int, pool_key: object) -> Search:
-    """Put the player in a pool; refused while searching, seated, in cooldown or
-    committed elsewhere (a sit-and-go: ``matchmaking.commitments``, whose lock the
-    search takes first, so a commitment racing it by the same player is seen)."""
+def search_start(
+    *, user_id: int, pool_key: object, speed: object = DEFAULT_SPEED
+) -> Search:
+    """Put the player in a pool at a speed; refused for bot accounts and while
+    searching, at an open table of the lobby, seated, in cooldown or committed
+    elsewhere (a sit-and-go: ``matchmaking.commitments``, whose lock the search
+    takes first, so a commitment racing it by the same player is seen)."""
     pool = pool_get(pool_key)
     if pool is None:
         raise MatchError("unknown_pool", _("There is no such game in the lobby."))
+    chosen = speed_check(speed)
+    bot_refuse(user_id=user_id)
     player_lock(user_id=user_id)
     free_to_sit_check(user_id=user_id)
     if reason := committed_elsewhere(user_id):
         raise MatchError("busy_elsewhere", reason)
     if Search.objects.filter(user_id=user_id, status=Search.Status.WAITING).exists():
         raise MatchError("already_searching", _("You are already looking for a table."))
+    seek_held_refuse(user_id=user_id)
     now = timezone.now()
     try:
         with transaction.atomic():
             search = Search.objects.create(
                 user_id=user_id,
                 pool=pool.key,
-                rating=_rating_for(user_id, pool.variant),
+                speed=chosen.key,
+                rating=rating_for(user_id, pool.variant),
                 started_at=now,
                 seen_at=now,
             )
@@ -96,7 +136,9 @@ def search_start(*, user_id: int, pool_key: object) -> Search:
         raise MatchError(
             "already_searching", _("You are already looking for a table.")
         ) from None
-    waiting = Search.objects.filter(pool=pool.key, status=Search.Status.WAITING)
+    waiting = Search.objects.filter(
+        pool=pool.key, speed=chosen.key, status=Search.Status.WAITING
+    )
     if waiting.count() >= 2 * pool.seats:
         transaction.on_commit(lambda: _wave_soon(pool.key))
     transaction.on_commit(_counts_send)
@@ -197,12 +239,15 @@ def _batch_seat(
     if not _lease_renew(pool.key, runner):
         return None
     ids = [w.id for group in batch for w in group]
-    still = set(
+    locked = dict(
         Search.objects.select_for_update()
         .filter(pk__in=ids, status=Search.Status.WAITING)
         .order_by("pk")
-        .values_list("pk", flat=True)
+        .values_list("pk", "speed")
     )
+    still = set(locked)
+    # A wave groups one speed at a time: the batch's searches share their clock.
+    speed = speed_get(next(iter(locked.values()), DEFAULT_SPEED))
     seating = [i for i, group in enumerate(batch) if all(w.id in still for w in group)]
     # The name is all a new table's frames show of a player.
     users = (
@@ -217,6 +262,7 @@ def _batch_seat(
             for i in seating
         ],
         users=users,
+        speed=speed,
     )
     tables: list[int | None] = [None] * len(batch)
     seated: dict[int, int] = {}  # user id -> table id
@@ -241,7 +287,7 @@ def _batch_seat(
         )
         if marked != len(searches):  # the row locks above make this impossible
             raise RuntimeError("a locked search stopped waiting during its wave")
-        transaction.on_commit(lambda: _seated_send(seated))
+        transaction.on_commit(lambda: seated_send(seated))
     return tables
 
 
@@ -258,14 +304,16 @@ class _SecondsBetween(Func):
     output_field = FloatField()
 
 
-def _waiting(pool_key: str, now: datetime) -> list[Waiting]:
-    """The pool's waiting searches: one query of four columns.
+def _waiting(pool_key: str, now: datetime, speed: str = DEFAULT_SPEED) -> list[Waiting]:
+    """The pool's waiting searches at one speed: one query of four columns.
 
     On PostgreSQL the query the ORM composes runs on a plain cursor: its rows are
     already ``(int, int, float, float)``, and the queryset's per-row converters
     cost a third of the read at 10,000 searches (``bench/matchmaker.py wave``).
     """
-    rows = Search.objects.filter(pool=pool_key, status=Search.Status.WAITING)
+    rows = Search.objects.filter(
+        pool=pool_key, speed=speed, status=Search.Status.WAITING
+    )
     if connection.vendor != "postgresql":
         return [
             Waiting(pk, uid, rating, (now - at).total_seconds())
@@ -309,7 +357,10 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
         return WaveResult(ran=False)
     result = WaveResult(ran=True)
     try:
-        _wave_seat(pool, now, runner, result)
+        # A table runs one clock: each speed's searches are grouped on their own.
+        for speed in speeds_all():
+            if not _wave_seat(pool, speed, now, runner, result):
+                break
     finally:
         _wave_release(pool.key, runner, now, result)
     if result.tables:
@@ -319,9 +370,13 @@ def wave_run(*, pool_key: str, now: datetime | None = None) -> WaveResult:
     return result
 
 
-def _wave_seat(pool: Pool, now: datetime, runner: str, result: WaveResult) -> None:
-    """Group the pool's waiting searches once, then seat them batch by batch."""
-    waiting = _waiting(pool.key, now)
+def _wave_seat(
+    pool: Pool, speed: Speed, now: datetime, runner: str, result: WaveResult
+) -> bool:
+    """Group the pool's waiting searches of one speed once, then seat them batch
+    by batch; False if another wave took the pool meanwhile."""
+    waiting = _waiting(pool.key, now, speed.key)
+    seated_before = len(result.seated)
     groups = wave_groups(
         waiting, seats=pool.seats, gap=gap_setting(), blocked=_blocked_pairs(pool.key)
     )
@@ -333,7 +388,7 @@ def _wave_seat(pool: Pool, now: datetime, runner: str, result: WaveResult) -> No
         batch = plan[first : first + size]
         tables = _batch_seat(pool, batch, now, runner)
         if tables is None:  # another wave holds the pool now
-            return
+            return False
         for index, (group, table_id) in enumerate(zip(batch, tables, strict=True)):
             if table_id is None:
                 skipped = True
@@ -344,11 +399,18 @@ def _wave_seat(pool: Pool, now: datetime, runner: str, result: WaveResult) -> No
                 result.backfilled.append(table_id)
     # Others may wait with those left: searches that started during the wave, or
     # the rest of a group one of whom left. Another wave at once groups them.
-    left = len(waiting) - len(result.seated)
-    result.more = skipped or (
-        Search.objects.filter(pool=pool.key, status=Search.Status.WAITING).count()
-        > left
+    left = len(waiting) - (len(result.seated) - seated_before)
+    result.more = (
+        result.more
+        or skipped
+        or (
+            Search.objects.filter(
+                pool=pool.key, speed=speed.key, status=Search.Status.WAITING
+            ).count()
+            > left
+        )
     )
+    return True
 
 
 def _wave_claim(pool_key: str, now: datetime) -> str | None:
@@ -407,7 +469,7 @@ def _wave_soon(pool_key: str) -> None:
         logger.exception("could not queue a wave of %s", pool_key)
 
 
-def _seated_send(seated: dict[int, int]) -> None:
+def seated_send(seated: dict[int, int]) -> None:
     """Each seated player (user id -> table id) hears of their table."""
     urls = {t: reverse("table", args=[t]) for t in set(seated.values())}
     notify.lobby_send(

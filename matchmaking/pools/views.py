@@ -22,6 +22,7 @@ from matchmaking.pools.conduct import block_add, block_remove
 from matchmaking.pools.config import pools_all
 from matchmaking.pools.models import Search
 from matchmaking.pools.rematch import rematch_offer, rematch_state
+from matchmaking.pools.seeks import seek_stake_offers
 from matchmaking.pools.selectors import (
     leaderboard,
     lobby_state,
@@ -43,6 +44,17 @@ def _lobby_strings() -> dict[str, str]:
         "back": _("Back to your table"),
         "lost": _("Connection lost: reconnecting… your search is kept."),
         "noTables": _("No online tables are being played right now."),
+        "noSeeks": _("No open tables right now: open one from a game above."),
+        "join": _("Join"),
+        "leave": _("Leave"),
+        "cancelSeek": _("Cancel the table"),
+        "start": _("Start now, computers filling"),
+        "rated": _("Rated"),
+        "friendly": _("Friendly (unrated)"),
+        "fast": _("Fast"),
+        "slow": _("Slow"),
+        "yours": _("Your table"),
+        "noStake": _("No stake"),
         "warning": _(
             "Leaving a started online table or letting your clock run out again and "
             "again earns a matchmaking cooldown: 5 minutes, then three times longer "
@@ -54,6 +66,9 @@ def _lobby_strings() -> dict[str, str]:
 @login_required
 def lobby(request: SignedInRequest) -> HttpResponse:
     state = lobby_state(user_id=request.user.pk)
+    offers = seek_stake_offers()
+    for pool in state["pools"]:  # the page's stake choices (the frame has none)
+        pool["stakes"] = offers.get(pool["key"], [])
     return render(
         request,
         "matchmaking/pools/lobby.html",

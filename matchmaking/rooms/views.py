@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.bots import bot_site_refusal
 from core.requests import SignedInRequest
 from games.engine import VARIANTS
 from games.models import Table
@@ -86,7 +87,9 @@ def _int(request: HttpRequest, name: str) -> int:
 def room_new(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST":
         form = RoomForm(request.POST)
-        if form.is_valid():
+        if why := bot_site_refusal(user_id=request.user.pk):  # plays by the API
+            form.add_error(None, why)
+        elif form.is_valid():
             try:
                 room = rooms.room_create(host=request.user, **form.room_arguments())
             except RoomError as err:
@@ -298,6 +301,8 @@ def room_join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("room", room_id=room.pk)
     if request.method == "POST":
         try:
+            if why := bot_site_refusal(user_id=user.pk):  # plays by the API
+                raise RoomError("bot_account", why)
             rooms.room_join(room_id=room.pk, user=user)
         except RoomError as err:
             messages.error(request, err.message)
@@ -346,6 +351,8 @@ def invitations(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def invitation_accept(request: SignedInRequest, invitation_id: int) -> HttpResponse:
     try:
+        if why := bot_site_refusal(user_id=request.user.pk):  # plays by the API
+            raise RoomError("bot_account", why)
         room = rooms.invitation_accept(invitation_id=invitation_id, user=request.user)
     except RoomError as err:
         return _refused(request, reverse("invitations"), err)

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.bots import bot_refusal
 from accounts.links import linked_sightings
 from dbtools.prepared import prepared_cursor
 from dbtools.rows import row_insert
@@ -38,6 +39,7 @@ from economy.services import (
 from games.errors import TableError
 from games.names import variant_title
 from games.services import (
+    DEFAULT_CLOCK_SECONDS,
     seat_add,
     seat_free,
     table_cancel,
@@ -173,6 +175,8 @@ def stake_sit(
     """
     kind = _shape_check(stake=stake, shape=shape)
     player_lock(user_id=user.pk)
+    if why := bot_refusal(user_id=user.pk):  # bots never play for coins
+        raise StakeError("bot_account", why)
     if reason := user_busy_elsewhere(user_id=user.pk):
         raise StakeError("busy_elsewhere", reason)
     if reason := stake_locked_reason(user_id=user.pk, stake=stake):
@@ -419,9 +423,17 @@ def _sitter_refuse(*, user: User, row: StakeTable) -> NoReturn:
     )
 
 
-def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
+def stake_table_open(
+    *,
+    stake: int,
+    shape: StakeShape,
+    clock_seconds: int | None = None,
+    bank_seconds: int | None = None,
+) -> StakeTable:
     """A new empty stake table, its pot and its fill deadline (the expiry task is
     queued after commit; the sweep enforces the deadline if the task is lost).
+    ``clock_seconds`` and ``bank_seconds`` set its turn clock (an open table of the
+    online lobby runs its chosen speed); None for the games' default clock.
 
     Precondition: inside ``transaction.atomic`` (the caller's, or this one's).
     The new rows are the caller's until commit: nobody else can see or lock them.
@@ -432,6 +444,8 @@ def stake_table_open(*, stake: int, shape: StakeShape) -> StakeTable:
             variant=shape.variant,
             options=shape.options,
             hand_pause_seconds=hand_pause_seconds(),
+            clock_seconds=clock_seconds or DEFAULT_CLOCK_SECONDS,
+            bank_seconds=bank_seconds,
         )
         deadline = timezone.now() + timedelta(seconds=fill_seconds())
         row = row_insert(

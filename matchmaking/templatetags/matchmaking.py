@@ -20,9 +20,7 @@ def matchmaking_profile(player: Any, viewer: Any) -> dict[str, Any]:
     ratings = [
         {
             **r,
-            "chart": history_chart(
-                rating_history(user_id=player.pk, variant=r["variant"])
-            ),
+            "chart": history_chart(rating_history(user_id=player.pk, variant=r["key"])),
         }
         for r in ratings_of(user_id=player.pk)
     ]

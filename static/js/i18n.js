@@ -94,6 +94,7 @@ export function computerLevel(level) {
  * here from its parts (docs/protocol.md): "Computer 2 · easy", "Vera42 · computer".
  */
 export function seatDisplayName(seat) {
+  if (seat.program && seat.alias) return interpolate(gettext("%(name)s · BOT"), { name: seat.alias });
   if (seat.alias) return interpolate(gettext("%(alias)s · computer"), { alias: seat.alias });
   if (seat.bot) {
     return interpolate(gettext("Computer %(number)s · %(level)s"), {

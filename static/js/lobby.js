@@ -1,8 +1,9 @@
 // The online lobby over /ws/lobby/ (docs/protocol.md, "/ws/lobby/"): live pool
-// counts, Find a table / Cancel, the running search, and the way to one's table.
+// counts, Find a table / Cancel at a chosen speed, the running search, open tables
+// (seeks: open, join, leave, start) kept live, and the way to one's table.
 // Whole messages come translated from the page (#lobby-strings); the ones with
 // values in them from the JavaScript catalog.
-import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate, variantTitle } from "./i18n.js";
+import { computerLevel, formatNumber, formatSeconds, formatTime, gettext, interpolate, ngettext, variantTitle } from "./i18n.js";
 import { connect } from "./socket.js";
 
 const root = document.getElementById("lobby");
@@ -20,6 +21,9 @@ if (root) {
   let live = false;
   // Holding a seat at a live online or stake table: no search until it ends.
   let seated = null;
+  // The open tables this player may see; whether they hold a place at one.
+  let seeks = [];
+  let inSeek = false;
   // "Find another table" on a finished table started this search on the server:
   // when it seats the player, go to the table as a Find click here would.
   const params = new URLSearchParams(location.search);
@@ -45,7 +49,9 @@ if (root) {
   const paintSearch = () => {
     clearInterval(searchClock);
     searchBox.hidden = !search;
-    for (const b of root.querySelectorAll("button.find")) b.disabled = !!search || !!seated || !live;
+    for (const b of root.querySelectorAll("button.find, button.seek-open")) {
+      b.disabled = !!search || !!seated || inSeek || !live;
+    }
     if (!search) return;
     const field = (name) => searchBox.querySelector(`[data-field="${name}"]`);
     // The pool's title as this page rendered it: the frame's may be in another language.
@@ -87,11 +93,81 @@ if (root) {
     }
   };
 
+  const poolTitle = (key, fallback) => {
+    const h = root.querySelector(`li.pool[data-pool="${CSS.escape(key)}"] h2`);
+    return h ? h.textContent : fallback;
+  };
+
+  const button = (text, cls, seekId) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.classList.add("button", "small", ...cls);
+    b.textContent = text;
+    b.dataset.seek = String(seekId);
+    b.disabled = !live;
+    return b;
+  };
+
+  const paintSeeks = (list) => {
+    seeks = list;
+    inSeek = seeks.some((s) => s.joined);
+    const ul = $("lobby-seeks");
+    ul.replaceChildren();
+    if (!seeks.length) {
+      const li = document.createElement("li");
+      li.className = "seeks-empty";
+      li.textContent = t.noSeeks;
+      ul.append(li);
+    }
+    for (const seek of seeks) {
+      const li = document.createElement("li");
+      li.className = `card seek${seek.mine ? " mine" : ""}`;
+      li.dataset.seek = String(seek.id);
+      const title = document.createElement("strong");
+      title.textContent = poolTitle(seek.pool, seek.title);
+      const facts = document.createElement("span");
+      const clock = interpolate(gettext("%(speed)s, %(clock)s a turn + %(bank)s bank"), {
+        speed: seek.speed === "fast" ? t.fast : t.slow,
+        clock: formatSeconds(seek.clock),
+        bank: formatSeconds(seek.bank),
+      });
+      const stake = seek.stake
+        ? interpolate(ngettext("%(n)s coin stake", "%(n)s coins stake", seek.stake), { n: formatNumber(seek.stake) })
+        : t.noStake;
+      facts.textContent = `${clock} · ${seek.rated ? t.rated : t.friendly} · ${stake}`;
+      const players = document.createElement("span");
+      players.className = "seek-players";
+      players.textContent = interpolate(gettext("%(players)s (%(n)s of %(seats)s)"), {
+        players: seek.players.map((p) => interpolate(gettext("%(name)s (%(rating)s)"), p)).join(", "),
+        n: formatNumber(seek.players.length),
+        seats: formatNumber(seek.seats),
+      });
+      li.append(title, facts, players);
+      if (seek.mine) {
+        if (seek.seats > 2 && seek.players.length >= 2) li.append(button(t.start, ["seek-start"], seek.id));
+        li.append(button(t.cancelSeek, ["ghost", "seek-cancel"], seek.id));
+      } else if (seek.joined) {
+        li.append(button(t.leave, ["ghost", "seek-cancel"], seek.id));
+      } else {
+        const join = button(t.join, ["seek-join"], seek.id);
+        join.disabled = !live || inSeek || !!search || !!seated;
+        li.append(join);
+      }
+      ul.append(li);
+    }
+  };
+
+  const speedOf = (pool) => {
+    const select = root.querySelector(`select.speed[data-pool="${CSS.escape(pool)}"]`);
+    return select ? select.value : "slow";
+  };
+
   const paintState = (m) => {
     paintCounts(m.pools);
     search = m.search;
     seated = m.seated;
     if (search) offset = search.started_at + search.waited - Date.now() / 1000;
+    paintSeeks(m.seeks || []);
     paintSearch();
     paintTables(m.tables);
     const cd = m.cooldown;
@@ -126,6 +202,7 @@ if (root) {
   const onFrame = (m) => {
     if (m.type === "state") { live = true; showError(""); paintState(m); }
     else if (m.type === "counts") paintCounts(m.pools);
+    else if (m.type === "seeks") { paintSeeks(m.seeks); paintSearch(); }
     else if (m.type === "seated") { sessionStorage.removeItem("lobby-searching"); location.assign(m.url); }
     else if (m.type === "error") showError(m.message);
   };
@@ -134,8 +211,28 @@ if (root) {
     const find = e.target.closest("button.find");
     if (find) {
       sessionStorage.setItem("lobby-searching", "1");
-      send({ type: "search", pool: find.dataset.pool });
+      send({ type: "search", pool: find.dataset.pool, speed: speedOf(find.dataset.pool) });
+      return;
     }
+    const open = e.target.closest("button.seek-open");
+    if (open) {
+      const pool = open.dataset.pool;
+      const rated = root.querySelector(`input.seek-rated[data-pool="${CSS.escape(pool)}"]`);
+      const stake = root.querySelector(`select.seek-stake[data-pool="${CSS.escape(pool)}"]`);
+      send({
+        type: "seek_open",
+        pool,
+        speed: speedOf(pool),
+        rated: rated ? rated.checked : true,
+        stake: stake ? Number(stake.value) : 0,
+      });
+      return;
+    }
+    const join = e.target.closest("button.seek-join");
+    if (join) { send({ type: "seek_join", seek: Number(join.dataset.seek) }); return; }
+    const start = e.target.closest("button.seek-start");
+    if (start) { send({ type: "seek_start", seek: Number(start.dataset.seek) }); return; }
+    if (e.target.closest("button.seek-cancel")) send({ type: "seek_cancel" });
   });
   $("lobby-cancel").addEventListener("click", () => {
     sessionStorage.removeItem("lobby-searching");
@@ -155,6 +252,7 @@ if (root) {
     onFrame,
     onClose: () => {
       live = false;
+      paintSeeks(seeks);
       paintSearch();
     },
   });

@@ -244,14 +244,15 @@ def plan(*takers, **options):
     )
 
 
-def test_tables_are_three_statements_together_whatever_their_number_and_size(
+def test_tables_are_four_statements_together_whatever_their_number_and_size(
     make_user, django_assert_num_queries
 ):
-    """The tables, their seats, their log entries: no statement per table or seat."""
+    """Which players are bot accounts (``Seat.program``), the tables, their seats,
+    their log entries: no statement per table or seat."""
     people = [make_user() for _ in range(6)]
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         online([SeatTaker(user=people[0]), SeatTaker(bot_level="easy")])
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         tables = tables_seated_create(
             plans=[
                 plan(SeatTaker(user=people[0]), SeatTaker(user=people[1])),

@@ -125,6 +125,7 @@ def test_embedded_beat_keeps_its_schedule_in_memory(tmp_path, monkeypatch):
     scheduler = embedded_worker.beat_service(app).service.get_scheduler()
     assert type(scheduler) is Scheduler
     assert set(app.conf.beat_schedule) == {
+        "api-bot-queue",
         "ops-audit",
         "games-chain-reserve",
         "games-sweep-overdue",

@@ -28,6 +28,7 @@ def signed_out_pages(me: str) -> list[tuple[str, str | None]]:
         ("/rooms/join/", None),
         ("/embed/code/", None),
         ("/embed/", "#embed-variant"),
+        ("/tv/", "#tv-status"),
         ("/no-such-page/", None),
     ]
     pages += [(f"/leaderboard/{variant}/", None) for variant in VARIANTS]
@@ -59,6 +60,7 @@ def signed_in_pages(me: str, other: str, ids: dict) -> list[tuple[str, str | Non
         ("/clubs/", None),
         (f"/clubs/{ids['club']}/", "#club-members tbody tr"),
         ("/watch/", None),
+        ("/tv/", "#tv-status"),
         ("/invitations/", None),
         ("/games/", None),
         ("/rooms/new/", None),

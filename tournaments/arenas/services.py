@@ -25,6 +25,7 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.bots import bot_refusal
 from accounts.links import linked_pairs
 from dbtools.prepared import prepared_cursor
 from dbtools.rows import rows_insert
@@ -131,6 +132,8 @@ def arena_join(
     takes the members of its clubs, each for one club (``club_id``, or their only
     one there; ``battles.club_for_join``), kept on coming back.
     """
+    if why := bot_refusal(user_id=user.pk):  # bots never play for prizes
+        raise ArenaError("bot_account", why)
     arena = _arena_lock(arena_id)
     if arena.status not in (Arena.Status.SCHEDULED, Arena.Status.LIVE):
         raise ArenaError("arena_over", _("This arena is over: join the next one."))

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.bots import bot_refusal
 from accounts.links import linked_sightings
 from economy.errors import EconomyError, InsufficientFunds, PotClosed
 from economy.selectors import wallet_balance
@@ -116,6 +117,8 @@ def sitgo_enter(
     is taken first, then the sit-and-go's row.
     """
     player_lock(user_id=user.pk)
+    if why := bot_refusal(user_id=user.pk):  # bots never play for coins
+        raise SitGoError("bot_account", why)
     if sitgo_id is None:
         size, entry = _kind_check(size=size, entry=entry)
         row = _open_lock(size=size, entry=entry)

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.bots import bot_refusal
 from accounts.links import linked_sightings
 from clubs.models import Club, Member
 from core.names import name_impersonates, name_offends
@@ -175,6 +176,8 @@ def swiss_join(*, user: User, event_id: int) -> SwissEntry:
     """Enter the event (and pay its entry into the pot, both or neither): before
     it starts, or late while round 1 is played (from round 2 on)."""
     player_lock(user_id=user.pk)
+    if why := bot_refusal(user_id=user.pk):  # bots never play for prizes
+        raise SwissError("bot_account", why)
     event = event_lock(event_id)
     if event.state in (State.FINISHED, State.CANCELLED) or (
         event.state == State.RUNNING and event.round >= LAST_JOIN_ROUND

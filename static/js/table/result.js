@@ -382,6 +382,7 @@ function potEl(body, myName) {
 const UNPAID = {
   standin: () => gettext("You earned no coins, XP or league points: the computer played most of your moves."),
   alone: () => gettext("Nobody earned coins or XP: a friend room pays only when at least two people sat at its start."),
+  bot: () => gettext("A bot account earns no coins, XP or league points."),
 };
 
 /** Say why the player earned nothing, if they did not. */

@@ -57,6 +57,16 @@ function armName(arm) {
   return endName(arm.id);
 }
 
+/** "1:05": seconds as minutes and seconds. */
+function minutes(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** "time bank 0:45": what is left of a seat's time bank. */
+function bankText(seconds) {
+  return interpolate(gettext("time bank %(time)s"), { time: minutes(seconds) });
+}
+
 export class TableUI {
   constructor(root, config, send) {
     this.root = root;
@@ -258,7 +268,7 @@ export class TableUI {
           dataset: { seat: String(pos) },
         },
         el("span", { class: "seat-name", text: you ? interpolate(gettext("%(name)s (you)"), { name: seatDisplayName(seat) }) : seatDisplayName(seat) }),
-        seat.bot
+        seat.bot || seat.program
           ? el("span", { class: "badge bot", text: pgettext("seat badge", "computer"), title: gettext("computer player") })
           : null,
         seat.team !== null && seat.team !== undefined && view?.options?.partnership
@@ -280,7 +290,15 @@ export class TableUI {
           }),
         ),
         toMove && timer && timer.seat === pos && timer.kind === "clock"
-          ? el("span", { class: "clock", dataset: { deadline: String(timer.deadline) }, "aria-label": gettext("turn clock") })
+          ? el("span", {
+            class: "clock",
+            dataset: { deadline: String(timer.deadline), bankFrom: timer.bank_from ? String(timer.bank_from) : "" },
+            "aria-label": gettext("turn clock"),
+          })
+          : null,
+        // The seat's time bank for the match, used once its turn clock runs out.
+        seat.bank_ms !== null && seat.bank_ms !== undefined && !(toMove && timer && timer.seat === pos && timer.kind === "clock")
+          ? el("span", { class: "bank", text: bankText(Math.ceil(seat.bank_ms / 1000)) })
           : null,
         toMove && timer && timer.seat === pos && timer.kind === "bot"
           ? el("span", { class: "thinking", text: gettext("thinking…") })
@@ -295,10 +313,16 @@ export class TableUI {
   tickClocks() {
     const now = Date.now() / 1000;
     for (const clock of this.root.querySelectorAll("[data-deadline]")) {
-      const left = Math.max(0, Math.ceil(Number(clock.dataset.deadline) - now));
-      const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      // With a time bank the deadline is the bank's end: the clock runs until
+      // ``bankFrom``, then the bank counts down.
+      const bankFrom = Number(clock.dataset.bankFrom || 0);
+      const inBank = bankFrom > 0 && now >= bankFrom;
+      const end = bankFrom > 0 && !inBank ? bankFrom : Number(clock.dataset.deadline);
+      const left = Math.max(0, Math.ceil(end - now));
+      const text = inBank ? bankText(left) : minutes(left);
       if (clock.textContent !== text) clock.textContent = text;
-      clock.classList.toggle("low", left <= 5);
+      clock.classList.toggle("in-bank", inBank);
+      clock.classList.toggle("low", left <= 5 && (inBank || bankFrom <= 0));
     }
   }
 

@@ -48,7 +48,7 @@ def test_two_seats_golden(people):
     assert rating_change_of(user_id=ben.pk, table_id=1) == 105
     assert rating_change_of(user_id=ana.pk, table_id=1) == -105
     assert ratings_of(user_id=ben.pk) == [
-        {"variant": "draw", "label": "1605?", "tables": 1}
+        {"key": "draw", "variant": "draw", "bots": False, "label": "1605?", "tables": 1}
     ]
 
 

@@ -1,0 +1,122 @@
+"""A real daphne serving the site on the embedded default, for the API's tests of
+whole matches (the example bot over HTTP), and accounts with tokens made in its
+database."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support.servers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+STRIP = ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "ENV_FILE")
+
+MAKE_ACCOUNTS = """
+import json, sys
+from django.contrib.auth.models import User
+from api.tokens import token_create
+out = {}
+for name in sys.argv[1:]:
+    user = User.objects.create_user(name, password="a-Long-pass-42")
+    out[name] = token_create(owner=user, name="bot", scopes=["read", "play"])[1]
+print("TOKENS" + json.dumps(out))
+"""
+
+
+@dataclass
+class Live:
+    url: str
+    env: dict[str, str]
+
+    def accounts(self, *names: str) -> dict[str, str]:
+        """New players in the server's database; their tokens' secrets by name."""
+        done = subprocess.run(
+            [PYTHON, "-c", _shell(MAKE_ACCOUNTS), *names],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        line = next(x for x in done.stdout.splitlines() if x.startswith("TOKENS"))
+        tokens: dict[str, str] = json.loads(line[len("TOKENS") :])
+        return tokens
+
+
+def _shell(code: str) -> str:
+    return "import django; django.setup()\n" + code
+
+
+def live_server(tmp: Path) -> Iterator[Live]:
+    env = {k: v for k, v in os.environ.items() if k not in STRIP}
+    env.update(
+        SQLITE_PATH=str(tmp / "db.sqlite3"),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        PYTHONPATH=str(ROOT),
+        STATIC_MANIFEST="false",
+    )
+    python = PYTHON if Path(PYTHON).exists() else sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=180,
+    )
+    port = int(os.environ.get("E2E_PORT") or free_port())
+    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [
+            python,
+            "-m",
+            "config.serve",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+                break
+        except urllib.error.HTTPError:
+            break  # it answers (a 503 while its beat has not ticked yet)
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                log.close()
+                raise RuntimeError(
+                    "daphne did not start:\n" + (tmp / "daphne.log").read_text()
+                ) from None
+            time.sleep(0.3)
+    try:
+        yield Live(url=url, env=env)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
