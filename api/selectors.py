@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.utils.translation import gettext
 
-from accounts.bots import bot_ids, user_is_bot
+from accounts.bots import user_is_bot
 from api.errors import ApiError
 from games.models import Seat, Table
 from games.names import seat_display_name, variant_title
@@ -17,6 +17,7 @@ from games.replays.access import ENDED, PUBLIC_MODES, replay_may_see
 from games.watchers import table_may_see
 from matchmaking.pools.display import rating_points, rating_provisional
 from matchmaking.pools.models import Rating
+from matchmaking.pools.ratings import BOT_KEY_PREFIX
 
 GAMES_PER_PAGE = 20
 
@@ -24,7 +25,8 @@ GAMES_PER_PAGE = 20
 def _ratings(user_id: int) -> list[dict[str, Any]]:
     return [
         {
-            "variant": r.variant,
+            "variant": r.variant.removeprefix(BOT_KEY_PREFIX),
+            "bots": r.variant.startswith(BOT_KEY_PREFIX),
             "rating": rating_points(r.mu),
             "provisional": rating_provisional(tables=r.tables, sigma=r.sigma),
             "label": f"{rating_points(r.mu)}"
@@ -68,14 +70,14 @@ def profile_data(*, player: User) -> dict[str, Any]:
     }
 
 
-def _seat_data(seat: Seat, bots: set[int]) -> dict[str, Any]:
+def _seat_data(seat: Seat) -> dict[str, Any]:
     return {
         "position": seat.position,
         "team": seat.team,
         "username": seat.user.get_username() if seat.user_id and seat.user else None,
         "label": seat_display_name(seat),
-        "computer": seat.user_id is None or seat.simulated,
-        "bot_account": seat.user_id in bots,
+        "computer": seat.user_id is None or seat.simulated or seat.program,
+        "bot_account": seat.program,
         "level": seat.bot_level or None,
         "place": seat.place,
         "forfeited": seat.forfeited,
@@ -94,13 +96,12 @@ def _result(table: Table, seats: list[Seat]) -> dict[str, Any]:
 def game_data(*, table: Table) -> dict[str, Any]:
     """An ended table's summary: never a hand, the stock or a seed not yet public."""
     seats = sorted(table.seats.all(), key=lambda s: s.position)
-    bots = bot_ids(user_ids=[s.user_id for s in seats])
     return {
         "id": table.pk,
         "variant": table.variant,
         "variant_name": variant_title(table.variant),
         "mode": table.mode,
-        "seats": [_seat_data(s, bots) for s in seats],
+        "seats": [_seat_data(s) for s in seats],
         "result": _result(table, seats),
         "started_at": table.started_at.isoformat() if table.started_at else None,
         "finished_at": table.finished_at.isoformat() if table.finished_at else None,

@@ -24,11 +24,16 @@ STRIP = ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "ENV_FILE")
 MAKE_ACCOUNTS = """
 import json, sys
 from django.contrib.auth.models import User
+from accounts.models import BotAccount
 from api.tokens import token_create
+bots = sys.argv[1] == "bots"
 out = {}
-for name in sys.argv[1:]:
+for name in sys.argv[2:]:
     user = User.objects.create_user(name, password="a-Long-pass-42")
-    out[name] = token_create(owner=user, name="bot", scopes=["read", "play"])[1]
+    if bots:
+        BotAccount.objects.create(user=user)
+    scopes = ["read", "bot"] if bots else ["read", "play"]
+    out[name] = token_create(owner=user, name="bot", scopes=scopes)[1]
 print("TOKENS" + json.dumps(out))
 """
 
@@ -40,8 +45,15 @@ class Live:
 
     def accounts(self, *names: str) -> dict[str, str]:
         """New players in the server's database; their tokens' secrets by name."""
+        return self._made("people", names)
+
+    def bots(self, *names: str) -> dict[str, str]:
+        """New bot accounts, with tokens of the ``bot`` scope, by name."""
+        return self._made("bots", names)
+
+    def _made(self, kind: str, names: tuple[str, ...]) -> dict[str, str]:
         done = subprocess.run(
-            [PYTHON, "-c", _shell(MAKE_ACCOUNTS), *names],
+            [PYTHON, "-c", _shell(MAKE_ACCOUNTS), kind, *names],
             cwd=ROOT,
             env=self.env,
             check=True,

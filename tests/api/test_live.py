@@ -96,6 +96,34 @@ def test_two_example_bots_play_a_match_through_a_challenge(live):
     assert sorted(s["place"] for s in game["seats"]) == [1, 2]
 
 
+def test_two_example_bots_play_a_rated_game_among_bots(live):
+    tokens = live.bots("alphabot", "betabot")
+    first = _run_bot(live, tokens["alphabot"], "--rated", "draw-2")
+    try:
+        second = _run_bot(live, tokens["betabot"], "--rated", "draw-2")
+        second_out, _ = second.communicate(timeout=240)
+        first_out, _ = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert first.returncode == 0 and second.returncode == 0, first_out + second_out
+    (first_end,), (second_end,) = _ended(first_out), _ended(second_out)
+    assert first_end["game"] == second_end["game"]
+    assert first_end["status"] == "finished"
+    alpha = _client(live, tokens["alphabot"])
+    game = alpha.call("GET", f"/api/games/{first_end['game']}")
+    assert game["mode"] == "online"
+    seats = {s["username"]: s for s in game["seats"]}
+    assert set(seats) == {"alphabot", "betabot"}
+    # Shown as computers, rated among bots only.
+    assert all(s["label"].endswith("· BOT") for s in seats.values()), seats
+    assert all(s["computer"] and s["bot_account"] for s in seats.values()), seats
+    account = alpha.call("GET", "/api/account")
+    assert account["bot"] is True
+    assert [(r["variant"], r["bots"], r["tables"]) for r in account["ratings"]] == [
+        ("draw", True, 1)
+    ]
+
+
 TILE_KEYS = ("tile", "tiles", "root", "start", "hand", "hands", "drawn", "stock")
 
 
