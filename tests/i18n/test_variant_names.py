@@ -39,7 +39,9 @@ def test_the_home_page_names_the_variants_as_the_rest_of_the_site(language):
 
 
 def test_catalan_calls_the_computer_one_way():
-    """Catalan players read "màquina" for the computer everywhere, never "bot"."""
+    """Catalan players read "màquina" for the computer everywhere, never "bot":
+    "bot" is only for bot accounts (programs playing through the API, labelled
+    BOT), whose English says "bot" too."""
     import re
     from pathlib import Path
 
@@ -49,4 +51,6 @@ def test_catalan_calls_the_computer_one_way():
         path = Path(f"locale/ca/LC_MESSAGES/{domain}.po")
         for entry in polib.pofile(str(path)):
             text = entry.msgstr or " ".join(entry.msgstr_plural.values())
+            if re.search(r"\bbots?\b", entry.msgid, re.I):
+                continue
             assert not re.search(r"\bbots?\b", text, re.I), (entry.msgid, text)
