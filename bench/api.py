@@ -14,8 +14,8 @@ cookies in the same file, and prints, side by side, medians over ``--moves``:
   ``--seconds``: the stream lines delivered per second of wall time, and per CPU
   second of the daphne process (the figure for "events per second per process").
 
-Not measured: PostgreSQL, Redis or several processes (the API's per-token limits
-are per process; the stream reads frames from the channel layer, which differs);
+Not measured: PostgreSQL, Redis or several processes (the per-token limits then
+live in Redis; the stream reads frames from the channel layer, which differs);
 TLS or a proxy (nginx must not buffer the streams: ``X-Accel-Buffering: no``);
 the event stream (``/api/stream/events`` polls once a second: its latency is up
 to that second by design); the rate limit (raised out of the way here); the
@@ -137,6 +137,11 @@ def api_move(seat: StreamSeat) -> float:
     return time.perf_counter() - start
 
 
+# Between two ``sync`` frames while waiting for the seat's turn: the table socket
+# takes 10 frames a second (``games.consumers.ACTIONS_PER_SECOND``).
+POLL_SECONDS = 0.2
+
+
 class SocketSeat:
     """A seat followed through the table socket (full states: ``sync`` after each
     frame keeps the client simple; the timed frame is the first after ``act``)."""
@@ -159,17 +164,21 @@ class SocketSeat:
         await self.ws.send(json.dumps({"type": "seed", "seed": "bench"}))
 
     async def state(self) -> dict[str, Any]:
-        """The current full state (a ``sync``, frames before its answer dropped)."""
+        """The current full state (a ``sync``, frames before its answer dropped; a
+        ``sync`` refused over the socket's frame allowance is sent again)."""
         await self.ws.send(json.dumps({"type": "sync"}))
         while True:
             frame = json.loads(await self.ws.recv())
             if frame.get("type") == "state":
                 return frame
+            if frame.get("type") == "error":
+                await asyncio.sleep(POLL_SECONDS)
+                await self.ws.send(json.dumps({"type": "sync"}))
 
     async def move(self) -> float:
         frame = await self.state()
         while not _mine(frame):
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(POLL_SECONDS)
             frame = await self.state()
         seq = frame["seq"]
         action = example_bot.choose(frame["view"]["legal"])
