@@ -110,14 +110,14 @@ FRAMING = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
 def test_a_sit_down_costs_a_bounded_number_of_statements(
     rich, expiries, queued, pushes
 ):
-    """Counts what ``bench/stakes.py`` pays for: whether the player is a bot
-    account (refused here, and flagged on the seat it writes), the player's
-    commitment lock (PostgreSQL only), the busy checks (an online search, a
-    sit-and-go), take the stake row and claim the sitter row (one statement on PostgreSQL, two on
-    SQLite), ask whether an account linked to the player sits there (RULES.md
-    §5), lock the games table reading its seats, the seat, lock the pot and
-    wallet, the entry (one statement on PostgreSQL, three on SQLite). Opening a
-    table adds its rows and pot; the last seat adds the deal."""
+    """Counts what ``bench/stakes.py`` pays for: whether the player is a bot account
+    (refused here, and flagged on the seat it writes), the player's commitment lock
+    (PostgreSQL only), the busy checks (an online search, a sit-and-go), take the stake
+    row and claim the sitter row (one statement on PostgreSQL, two on SQLite), ask
+    whether an account linked to the player sits there (RULES.md §5), lock the games
+    table reading its seats, the seat, lock the pot and wallet, the entry (one statement
+    on PostgreSQL, three on SQLite). Opening a table adds its rows and pot; the last
+    seat adds the deal."""
     users = [rich() for _ in range(4)]
     join = 11 if connection.vendor == "postgresql" else 13
     counts = []
