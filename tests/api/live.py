@@ -8,14 +8,11 @@ import json
 import os
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.servers import free_port
+from tests.support.servers import daphne_start, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -90,45 +87,8 @@ def live_server(tmp: Path) -> Iterator[Live]:
         timeout=180,
     )
     port = int(os.environ.get("E2E_PORT") or free_port())
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [
-            python,
-            "-m",
-            "config.serve",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2):
-                break
-        except urllib.error.HTTPError:
-            break  # it answers (a 503 while its beat has not ticked yet)
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                log.close()
-                raise RuntimeError(
-                    "daphne did not start:\n" + (tmp / "daphne.log").read_text()
-                ) from None
-            time.sleep(0.3)
+    server = daphne_start(env, port=port, log=tmp / "daphne.log")
     try:
-        yield Live(url=url, env=env)
+        yield Live(url=server.url, env=env)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        server.stop()
