@@ -148,7 +148,7 @@ def test_a_busy_answer_sends_the_frame_once_more(new_page):
     expect(page.locator("#lobby-search")).to_be_visible(timeout=5_000)
     expect(page.locator("#lobby-error")).to_be_hidden()
     searches = [f for f in sent if f["type"] == "search"]
-    assert searches == [{"type": "search", "pool": "draw-2"}] * 2
+    assert searches == [{"type": "search", "pool": "draw-2", "speed": "slow"}] * 2
     page.locator("#lobby-cancel").click()
     expect(page.locator("#lobby-search")).to_be_hidden()
 
