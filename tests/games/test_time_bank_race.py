@@ -3,41 +3,18 @@ job that runs their bank out, and the same job delivered several times at once."
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.services import table_act, table_tick
 from tests.games.test_time_bank import a_move, banked_table
+from tests.support.threads import at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def at_once(jobs: list[Callable[[], object]]) -> list[object]:
-    barrier = threading.Barrier(len(jobs))
-    results: list[object] = []
-
-    def run(job: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            results.append(job())
-        except Exception as exc:  # the caller looks at each
-            results.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
 
 
 def run_out(table: Table) -> Table:

@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
 from leagues.models import Group, Membership, PointEntry
 from leagues.services import table_points_record
+from tests.support.threads import at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 TUESDAY = datetime(2026, 12, 1, 12, tzinfo=UTC)
-
-
-def at_once(jobs: list[Callable[[], object]]) -> list[object]:
-    barrier = threading.Barrier(len(jobs))
-    results: list[object] = []
-
-    def run(job: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            results.append(job())
-        except Exception as exc:  # reported by the caller
-            results.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
 
 
 def test_two_deliveries_at_once_record_the_table_once(make_player, finish_table):

@@ -30,3 +30,26 @@ def in_threads(target: Callable[..., Any], args_list: Sequence[Sequence[Any]]) -
     for t in threads:
         t.join(timeout=120)
     assert not errors, errors
+
+
+def at_once(jobs: Sequence[Callable[[], object]]) -> list[object]:
+    """Run every job at once; what each returned or raised, in the order they
+    finished (the caller looks at each)."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[object] = []
+
+    def run(job: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            results.append(job())
+        except Exception as exc:
+            results.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
