@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -21,29 +18,11 @@ from accounts.bots import bot_site_refusal, user_is_bot
 from api.auth import PLAY, request_token
 from api.bot_queue import BotQueueError, bot_ratings, bot_seek, bot_seek_cancel
 from api.bots import BotUpgradeError, bot_upgrade, bot_upgrade_refusal
-from api.errors import ApiError, refusal_response
+from api.endpoints import json_body
+from api.errors import refusal_response
 from core.refusals import Refusal
 from matchmaking.errors import RoomError
 from matchmaking.rooms.services import invitation_send, room_create
-
-BODY_LIMIT = 4096
-
-
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The request's JSON object (an empty body is ``{}``), or ``ApiError`` 400."""
-    if not request.body:
-        return {}
-    if len(request.body) > BODY_LIMIT:
-        raise ApiError(400, "too_large", gettext("The request body is too large."))
-    try:
-        data = json.loads(request.body)
-    except (ValueError, RecursionError):
-        raise ApiError(
-            400, "bad_json", gettext("The request body is not valid JSON.")
-        ) from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_json", gettext("The request body must be an object."))
-    return data
 
 
 @csrf_exempt  # bearer tokens, never the site's cookie (api/auth.py)
@@ -67,7 +46,7 @@ def api_bot_seek(request: HttpRequest) -> JsonResponse:
     bots; answers the queue entry (and its table once paired)."""
     try:
         token = request_token(request, PLAY)
-        body = _body(request)
+        body = json_body(request)
         seek = bot_seek(
             user_id=token.owner_id,
             pool=str(body.get("pool", "")),

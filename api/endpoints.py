@@ -36,7 +36,7 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         return {}
     try:
         body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(
             400, "bad_json", gettext("The request body is not valid JSON.")
         ) from None
