@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 from games.results import seat_results
-from games.services import table_practice_create
+from games.services import table_act, table_practice_create
 from games.sweep import tables_overdue_tick
 from tests.support.tables import drive
 
@@ -58,10 +58,13 @@ def test_sweep_runs_the_job_of_a_table_whose_task_was_lost(make_user, queued):
     table = table_practice_create(
         user=user, variant="block", bot_levels=["easy"], bot_speed="instant"
     )
-    state = engine.from_json(table.state)
-    if engine.current_seat(state) == 0:
-        from games.services import table_act
-
+    # Play the person's turns until the computer's turn is waiting: in Block a
+    # computer that cannot play passes at once and the turn comes back, so
+    # how many turns that takes depends on the deal.
+    for _ in range(10):
+        state = engine.from_json(table.state)
+        if table.timer == Table.Timer.BOT or engine.current_seat(state) != 0:
+            break
         table_act(
             table_id=table.pk,
             user=user,
