@@ -69,9 +69,9 @@ run: demo catalogs
 
 ## Install with the test extras and run the whole suite (browser tests in their own run).
 test: install-test catalogs
-	$(BIN)/pytest -m "not e2e"
+	$(BIN)/pytest -m "not e2e" --durations=25
 	$(MAKE) browser
-	$(BIN)/pytest -m e2e; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
+	$(BIN)/pytest -m e2e --durations=10; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 
 ## Lighthouse and axe-core for `make audit`, pinned by tools/audit/package-lock.json
 ## and installed from it (`npm ci`), once: nothing downloads while the audit runs.

@@ -1,4 +1,4 @@
-"""The move round trip and saturation beside the floor, daphne beside uvicorn.
+"""The move round trip and saturation beside the floor, on each ASGI server.
 
 The floor (``bench/floor_app.py``) is what a move's delivery costs with nothing of
 the platform in between: a bare Channels consumer turning each frame it receives
@@ -14,8 +14,10 @@ own next ``state`` frame after it.
 
 Each server (``--server``: daphne through ``config.serve``; uvicorn with ``--ws
 websockets``, daphne's frame cap, and uvloop and httptools as ``uvicorn[standard]``
-brings them; one process each for the floor and the platform, started once) and
-target is measured in two phases, on tables made for it:
+brings them; granian, its ASGI interface without lifespan on uvloop, and hypercorn
+on uvloop, both from the bench extra; one process each for
+the floor and the platform, started once) and target is measured in two phases, on
+tables made for it:
 
 * paced: ``--tables`` tables whose players think 0.8-1.2 s before each move, for
   ``--seconds``: round trip p50/p99, and CPU per move, the CPU time (/proc) of the
@@ -27,11 +29,12 @@ target is measured in two phases, on tables made for it:
   closed loop sustains, and its round trip p50. A line says so when the players'
   acts come near that cap: the server was not the limit, add tables.
 
-Rounds interleave them, floor-daphne, table-daphne, floor-uvicorn, table-uvicorn,
-``--rounds`` times. The summary gives each slot's medians; the ratios to the floor
-pair each table with the floor of the same server and round (the median of the
-ratios), beside issue 32's goals (p50 and p99 <= 3x the floor, saturation >= 0.5
-of the floor's, CPU per move <= 2.5 ms), then uvicorn over daphne the same way.
+Rounds interleave them, floor-daphne, table-daphne, floor-uvicorn, table-uvicorn
+and so on, ``--rounds`` times. The summary gives each slot's medians; the ratios to
+the floor pair each table with the floor of the same server and round (the median
+of the ratios), beside issue 32's goals (p50 and p99 <= 3x the floor, saturation >=
+0.5 of the floor's, CPU per move <= 2.5 ms), then each other server over daphne the
+same way.
 PostgreSQL ``floor_bench``, Redis database 14, channel prefix ``dom_floor``, ports
 8751 on; traffic to 127.0.0.1 only; it stops by itself and ends what it started.
 
@@ -43,12 +46,16 @@ Not measured:
   time), fair-deal seeds (the first deal waits for its 3 s timer in the warm-up);
 * connecting, signing in, pages; spectators, presence and lobby sockets;
 * permessage-deflate (the clients offer none), TLS, a proxy in front, more than
-  one server process;
+  one server process; daphne's frame cap on granian and hypercorn (their command
+  lines have no such setting: hypercorn's 16 MiB and granian's own apply);
+* whether the platform behaves on the other servers as on daphne (SIGTERM's 1001,
+  closed sockets): only the frames these clients see;
 * saturation as a sweep of offered load: it is one closed loop of ``--sat-tables``
   tables, and the clients share the machine's cores with the servers (their CPU is
   printed: a floor held back by its client says little about the server).
 
-    .venv/bin/python bench/floor.py                      # both servers, 5 rounds
+    .venv/bin/python bench/floor.py                      # daphne and uvicorn, 5 rounds
+    .venv/bin/python bench/floor.py --server all         # and granian, hypercorn
     .venv/bin/python bench/floor.py --server daphne --rounds 1 --seconds 3 \\
         --sat-seconds 3 --tables 2 --sat-tables 2         # a smoke test
 """
@@ -141,6 +148,8 @@ def servers_start(
         ASGI_APP,
         celery_worker_start,
         daphne_start,
+        granian_start,
+        hypercorn_start,
         uvicorn_start,
     )
 
@@ -154,6 +163,10 @@ def servers_start(
                 log = logs / f"{app_name}-{kind}.log"
                 if kind == "daphne":
                     handle = daphne_start(env, port=port, log=log, app=app)
+                elif kind == "granian":
+                    handle = granian_start(env, port=port, log=log, app=app)
+                elif kind == "hypercorn":
+                    handle = hypercorn_start(env, port=port, log=log, app=app)
                 else:
                     # daphne's frame cap (config.serve); stop within daphne's time.
                     options = ["--ws-max-size", str(frame_cap())]
@@ -518,22 +531,24 @@ def summary(results: Results, kinds: list[str], targets: list[str]) -> None:
         for target in targets:
             if target != "floor":
                 print(f"  {goals_line(results, server, target)}", flush=True)
-    if len(kinds) == 2:
+    for other in kinds:
+        if other == "daphne" or "daphne" not in kinds:
+            continue
         print(
-            "\n== uvicorn over daphne (median of the rounds' ratios; below 1: "
-            "uvicorn lower)"
+            f"\n== {other} over daphne (median of the rounds' ratios; below 1: "
+            f"{other} lower)"
         )
         for target in targets:
             parts = []
-            for field, phase, label in (
+            for key, phase, label in (
                 ("p50", "paced", "p50"),
                 ("p99", "paced", "p99"),
                 ("cpu_ms", "paced", "CPU/move"),
                 ("moves_per_s", "saturation", "saturation"),
             ):
                 value = paired_ratio(
-                    series(results, ("uvicorn", target, phase), field),
-                    series(results, ("daphne", target, phase), field),
+                    series(results, (other, target, phase), key),
+                    series(results, ("daphne", target, phase), key),
                 )
                 parts.append(f"{label} x{value:.3g}")
             print(f"  {target}: " + ", ".join(parts), flush=True)
@@ -597,14 +612,30 @@ async def main_async(args: argparse.Namespace, servers: Servers) -> None:
     print(f"\n{time.monotonic() - began:.0f} s in all", flush=True)
 
 
+SERVER_KINDS = ("daphne", "uvicorn", "granian", "hypercorn")
+
+
 def servers_of(choice: str) -> list[str]:
-    return ["daphne", "uvicorn"] if choice == "both" else [choice]
+    """``--server``: one kind, ``both`` (daphne and uvicorn), ``all``, or a comma
+    list."""
+    if choice == "both":
+        return ["daphne", "uvicorn"]
+    if choice == "all":
+        return list(SERVER_KINDS)
+    kinds = [k.strip() for k in choice.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in SERVER_KINDS]
+    if unknown or not kinds:
+        raise SystemExit(f"--server: choose among {', '.join(SERVER_KINDS)}")
+    return kinds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--server", choices=["daphne", "uvicorn", "both"], default="both"
+        "--server",
+        default="both",
+        help="daphne, uvicorn, granian, hypercorn, a comma list of them, both "
+        "(daphne and uvicorn) or all",
     )
     parser.add_argument(
         "--table",
@@ -631,7 +662,9 @@ def main() -> None:
         default="websockets",
         help="uvicorn's WebSocket implementation",
     )
-    parser.add_argument("--port", type=int, default=8751, help="the first of 4 ports")
+    parser.add_argument(
+        "--port", type=int, default=8751, help="the first of 2 per server"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp/floor_bench"))
     args = parser.parse_args()

@@ -1,16 +1,20 @@
 """Load benchmark of the table socket: real WebSocket clients against a real stack.
 
-Starts (unless ``--url`` is given) one daphne and one Celery worker pointing at
-PostgreSQL ``ws_bench`` and Redis database 6, creates practice tables (one player
-against a ``medium`` computer) through the services, signs the players in, and drives
-them with the ``websockets`` client. Prints, per run and as the median of the runs:
+Starts (unless ``--url`` is given) the distributed set-up of a 2-core machine as
+the Procfile describes it: ``--servers`` daphne processes (2, one per core) and one
+Celery worker, pointing at PostgreSQL ``ws_bench`` and Redis database 6, the players'
+sockets spread over the daphnes in turn as nginx's upstream list spreads them;
+``--servers 1`` runs one. It creates practice tables (one player against a
+``medium`` computer) through the services, signs the players in, and drives them
+with the ``websockets`` client. Prints, per run and as the median of the runs:
 
 * move round trip p50/p99: ``act`` sent -> the connection's own next ``state`` frame
   with a ``seq`` greater than the one the act carried;
 * state frames lost (a ``seq`` of the table that never reached the seat's socket) and
   duplicated (a ``seq`` received twice on one socket);
-* server CPU per move: CPU time of the daphne and worker processes over the measured
-  window / table transitions logged in that window (the player's and the bots').
+* server CPU per move: CPU time of the daphne processes and the worker over the
+  measured window / table transitions logged in that window (the player's and the
+  bots').
 
 Scenarios: ``uncontended`` (1 table, ``--moves`` player moves, short pauses, ``fast``
 computers) and ``load`` (``--tables`` tables, each player moving about once a second
@@ -30,13 +34,14 @@ Not measured:
 * round trips of the computers' moves: only the player's acts are timed;
 * online tables of people, turn clocks, spectators, presence and lobby sockets,
   pages, Celery beat (not started); variants other than block and draw, two seats;
-* permessage-deflate (the clients offer none), TLS, a proxy, more than one daphne
-  or worker process;
+* permessage-deflate (the clients offer none), TLS, a proxy (the clients go to
+  each daphne's own port), more than one worker process;
 * a quiet machine: the clients run beside the servers (their CPU, the machine's
   and the load average are printed, not subtracted from anything).
 
     .venv/bin/python bench/ws_load.py                       # both scenarios, 3 runs
     .venv/bin/python bench/ws_load.py --scenario load --tables 100 --seconds 60
+    .venv/bin/python bench/ws_load.py --scenario load --tables 400 --servers 1
     .venv/bin/python bench/ws_load.py --scenario uncontended --moves 200 --runs 3
     .venv/bin/python bench/ws_load.py --profile /tmp/ws_prof   # py-spy during run 1
 """
@@ -106,7 +111,7 @@ def redis_flush(url: str = REDIS_URL) -> None:
 
 @dataclass
 class Stack:
-    url: str
+    urls: list[str]
     pids: dict[str, int]
     servers: list[Any] = field(default_factory=list)
 
@@ -117,21 +122,26 @@ class Stack:
         self.servers.clear()
 
 
-def stack_start(env: dict[str, str], log_dir: Path) -> Stack:
+def stack_start(env: dict[str, str], log_dir: Path, servers: int) -> Stack:
+    """One Celery worker and ``servers`` daphne processes on ports of their own,
+    as the Procfile runs them behind nginx's upstream list (the clients are spread
+    over them in turn, as the proxy's round robin spreads sockets)."""
     from tests.support.servers import celery_worker_start, daphne_start
 
     log_dir.mkdir(parents=True, exist_ok=True)
-    stack = Stack(url="", pids={})
+    stack = Stack(urls=[], pids={})
     try:
         worker = celery_worker_start(env, name="wsbench", log=log_dir / "worker.log")
         stack.servers.append(worker)
-        daphne = daphne_start(env, log=log_dir / "daphne.log")
-        stack.servers.append(daphne)
+        stack.pids["worker"] = worker.proc.pid
+        for n in range(1, servers + 1):
+            daphne = daphne_start(env, log=log_dir / f"daphne{n}.log")
+            stack.servers.append(daphne)
+            stack.urls.append(daphne.url)
+            stack.pids[f"daphne{n}"] = daphne.proc.pid
     except BaseException:
         stack.stop()
         raise
-    stack.url = daphne.url
-    stack.pids = {"daphne": daphne.proc.pid, "worker": worker.proc.pid}
     return stack
 
 
@@ -472,13 +482,20 @@ def timeline(shared: Shared, step: float = 10.0) -> list[tuple[int, int, float]]
 
 
 def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
+    """CPU seconds of each process with its living descendants: granian and
+    hypercorn serve from a worker process of their own."""
     import psutil
 
     out = {}
     for name, pid in pids.items():
         try:
-            t = psutil.Process(pid).cpu_times()
-            out[name] = t.user + t.system
+            root = psutil.Process(pid)
+            total = 0.0
+            for proc in [root, *root.children(recursive=True)]:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    t = proc.cpu_times()
+                    total += t.user + t.system
+            out[name] = total
         except psutil.Error:
             out[name] = float("nan")
     return out
@@ -539,7 +556,7 @@ def losses(shared: Shared, snap: dict[int, Any]) -> tuple[int, int, int]:
 
 async def run_once(
     scenario: Scenario,
-    url: str,
+    urls: list[str],
     pids: dict[str, int],
     users: list[Any],
     cookies: list[str],
@@ -562,7 +579,13 @@ async def run_once(
     )
     shared.table_ids.extend(ids)
     clients = [
-        Client(shared, url, users[i], cookies[i], random.Random(rng.random()))
+        Client(
+            shared,
+            urls[i % len(urls)],
+            users[i],
+            cookies[i],
+            random.Random(rng.random()),
+        )
         for i in range(scenario.tables)
     ]
     for start in range(0, len(clients), 20):  # no connection storm
@@ -754,7 +777,7 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> None:
             r = await asyncio.wait_for(
                 run_once(
                     sc,
-                    stack.url,
+                    stack.urls,
                     stack.pids,
                     users,
                     cookies,
@@ -826,6 +849,12 @@ def main() -> None:
         action="store_true",
         help="py-spy: sample only the thread holding the GIL (where the CPU goes)",
     )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=2,
+        help="daphne processes (the Procfile runs one per core: 2 on this machine)",
+    )
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp/ws_load"))
     args = parser.parse_args()
 
@@ -846,17 +875,18 @@ def main() -> None:
                 (k, int(v))
                 for k, v in (p.split("=") for p in args.pids.split(",") if p)
             )
-            stack = Stack(url=f"http://{HOST}:{parts.port}", pids=pids)
+            stack = Stack(urls=[f"http://{HOST}:{parts.port}"], pids=pids)
             django_setup(env)
         else:
             print(f"setting up: {DATABASE_URL}, {REDIS_URL}", flush=True)
             database_ensure(DB_NAME, env)
             redis_flush()
             django_setup(env)
-            stack = stack_start(env, args.log_dir)
+            stack = stack_start(env, args.log_dir, args.servers)
             print(
-                f"stack: daphne {stack.url} (pid {stack.pids['daphne']}), "
-                f"celery worker (pid {stack.pids['worker']}), logs in {args.log_dir}",
+                f"set-up: the distributed one (PostgreSQL, Redis), {args.servers} "
+                f"daphne process(es) at {', '.join(stack.urls)}, one Celery worker; "
+                f"pids {stack.pids}, logs in {args.log_dir}",
                 flush=True,
             )
         asyncio.run(main_async(args, stack))

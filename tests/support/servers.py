@@ -1,8 +1,10 @@
 """Start the platform's own processes on this machine: integration tests and benchmarks.
 
 ``daphne_start``, ``uvicorn_start`` and ``celery_worker_start`` launch the real
-servers as subprocesses with a given environment (so they can point at a test
-database), wait until they answer, and return a handle whose ``stop()`` ends them.
+servers (``granian_start`` and ``hypercorn_start`` the other ASGI servers the
+benchmarks compare) as subprocesses with a given environment (so they can point at
+a test database), wait until they answer, and return a handle whose ``stop()`` ends
+them.
 """
 
 from __future__ import annotations
@@ -134,6 +136,70 @@ def uvicorn_start(
         log,
     )
     return _serving(Server(proc, port), "uvicorn", timeout)
+
+
+def granian_start(
+    env: dict[str, str],
+    *,
+    port: int | None = None,
+    log: Path | None = None,
+    timeout: float = 60,
+    app: str = ASGI_APP,
+) -> Server:
+    """A granian process (one worker, its ASGI interface without lifespan events:
+    Channels' router refuses them) serving ``app``; for ``bench/floor.py``."""
+    port = port or free_port()
+    proc = _spawn(
+        [
+            str(BIN / "granian"),
+            "--interface",
+            "asginl",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--loop",
+            "uvloop",
+            "--log-level",
+            "warning",
+            app,
+        ],
+        env,
+        log,
+    )
+    return _serving(Server(proc, port), "granian", timeout)
+
+
+def hypercorn_start(
+    env: dict[str, str],
+    *,
+    port: int | None = None,
+    log: Path | None = None,
+    timeout: float = 60,
+    app: str = ASGI_APP,
+    options: Sequence[str] = (),
+) -> Server:
+    """A hypercorn process (one worker on uvloop) serving ``app`` with ``options``
+    added; for ``bench/floor.py``."""
+    port = port or free_port()
+    proc = _spawn(
+        [
+            str(BIN / "hypercorn"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "uvloop",
+            "--workers",
+            "1",
+            *options,
+            app,
+        ],
+        env,
+        log,
+    )
+    return _serving(Server(proc, port), "hypercorn", timeout)
 
 
 def _serving(server: Server, name: str, timeout: float) -> Server:
