@@ -81,7 +81,7 @@ from tournaments.arenas.services import arena_create, arena_pair  # noqa: E402
 
 def quiet() -> None:
     """No broker and no channel layer: the after-commit sends are no-ops."""
-    transitions.tick_job = lambda tid, seq, deadline: None  # type: ignore[assignment]
+    transitions.tick_job = lambda tid, seq, deadline, **kw: None  # type: ignore[assignment]
     outbox._group_send = lambda msgs: None  # type: ignore[assignment]
 
 

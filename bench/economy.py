@@ -167,7 +167,7 @@ def quiet(patch: Callable[[Any, str, Any], None] = setattr) -> None:
 
     patch(Task, "apply_async", lambda self, *a, **k: None)
     patch(Celery, "send_task", lambda self, *a, **k: None)
-    patch(transitions, "tick_job", lambda tid, seq, deadline: None)
+    patch(transitions, "tick_job", lambda tid, seq, deadline, **kw: None)
     patch(outbox, "_group_send", lambda msgs: None)
 
 

@@ -77,7 +77,7 @@ def _record(tables: int, seed: int) -> list[dict[str, Any]]:
         return build(**kwargs)
 
     transitions.table_frames = recording  # type: ignore[assignment]
-    transitions.tick_job = lambda *args: None  # type: ignore[assignment]
+    transitions.tick_job = lambda *args, **kwargs: None  # type: ignore[assignment]
     outbox.post = lambda **kwargs: None  # type: ignore[assignment]
     users = get_user_model().objects
     rng = random.Random(seed)

@@ -257,7 +257,7 @@ def bench_drain(players: int, rounds: int, pools: list[str], batch: int) -> None
     from realtime import outbox
 
     # The after-commit sends are built and serialised, then dropped (no layer).
-    transitions.tick_job = lambda tid, seq, deadline: None
+    transitions.tick_job = lambda tid, seq, deadline, **kw: None
     outbox._group_send = lambda messages: None
     queued: list[str] = []
     services._wave_soon = queued.append

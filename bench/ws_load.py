@@ -4,9 +4,12 @@ Starts (unless ``--url`` is given) the distributed set-up of a 2-core machine as
 the Procfile describes it: ``--servers`` daphne processes (2, one per core) and one
 Celery worker, pointing at PostgreSQL ``ws_bench`` and Redis database 6, the players'
 sockets spread over the daphnes in turn as nginx's upstream list spreads them;
-``--servers 1`` runs one. It creates practice tables (one player against a
-``medium`` computer) through the services, signs the players in, and drives them
-with the ``websockets`` client. Prints, per run and as the median of the runs:
+``--servers 1`` runs one. The servers run the light timed jobs (a computer's move)
+themselves (``games.local_ticks``) unless ``--local-ticks off``; ``both`` runs each
+run on a stack of each kind in turn and compares them. It creates practice tables
+(one player against a ``medium`` computer) through the services, signs the players
+in, and drives them with the ``websockets`` client. Prints, per run and as the
+median of the runs:
 
 * move round trip p50/p99: ``act`` sent -> the connection's own next ``state`` frame
   with a ``seq`` greater than the one the act carried;
@@ -42,6 +45,7 @@ Not measured:
     .venv/bin/python bench/ws_load.py                       # both scenarios, 3 runs
     .venv/bin/python bench/ws_load.py --scenario load --tables 100 --seconds 60
     .venv/bin/python bench/ws_load.py --scenario load --tables 400 --servers 1
+    .venv/bin/python bench/ws_load.py --scenario load --tables 200 --local-ticks both
     .venv/bin/python bench/ws_load.py --scenario uncontended --moves 200 --runs 3
     .venv/bin/python bench/ws_load.py --profile /tmp/ws_prof   # py-spy during run 1
 """
@@ -728,7 +732,7 @@ def verdict(name: str, med: dict[str, float]) -> str:
     return ("MET" if ok else "MISSED") + " (" + "; ".join(parts) + ")"
 
 
-async def main_async(args: argparse.Namespace, stack: Stack) -> None:
+def scenarios_of(args: argparse.Namespace) -> list[Scenario]:
     scenarios = []
     if args.scenario in ("uncontended", "both"):
         scenarios.append(
@@ -758,53 +762,122 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> None:
                 warmup=5.0,
             )
         )
-    n_users = max(s.tables for s in scenarios)
-    users = await asyncio.to_thread(users_ensure, n_users)
+    return scenarios
+
+
+async def runs_of(
+    args: argparse.Namespace, stack: Stack, sc: Scenario, run: int, label: str
+) -> dict[str, Any]:
+    """One run of ``sc`` on ``stack`` (run number ``run``, counted from 0)."""
+    users = await asyncio.to_thread(users_ensure, sc.tables)
     cookies = [await asyncio.to_thread(cookie_for, u) for u in users]
+    prof = args.profile if (args.profile and run == 0) else None
+    limit = (sc.seconds or 600) + 180
+    r = await asyncio.wait_for(
+        run_once(
+            sc,
+            stack.urls,
+            stack.pids,
+            users,
+            cookies,
+            args.seed + run,
+            prof,
+            args.profile_idle,
+            args.profile_gil,
+        ),
+        timeout=limit,
+    )
+    r["dups_all"] = r["dups"] + r["connect_dups"]
+    show(r, f"run {run + 1}{label}")
+    return r
+
+
+MEDIAN_KEYS = ["p50", "p90", "p99", "max", "lost", "dups_all", "cpu_ms_per_move"]
+
+
+def medians_show(sc: Scenario, results: list[dict[str, Any]], label: str) -> Any:
+    med = {k: statistics.median(r[k] for r in results) for k in MEDIAN_KEYS}
+    print(
+        f"  {sc.name}{label}, median of {len(results)}: p50 {med['p50']:.1f} ms  "
+        f"p99 {med['p99']:.1f} ms  lost {med['lost']:g}  "
+        f"duplicated {med['dups_all']:g}  "
+        f"server CPU {med['cpu_ms_per_move']:.2f} ms/move",
+        flush=True,
+    )
+    return med
+
+
+def scenario_title(sc: Scenario, args: argparse.Namespace) -> str:
+    return (
+        f"\n== {sc.name}: {sc.tables} table(s) of {sc.variant} vs medium "
+        f"({sc.bot_speed}), "
+        + (f"{sc.moves} player moves" if sc.moves else f"{sc.seconds:.0f} s")
+        + f", {args.runs} run(s)"
+    )
+
+
+async def main_async(args: argparse.Namespace, stack: Stack) -> None:
     summary = []
-    for sc in scenarios:
-        print(
-            f"\n== {sc.name}: {sc.tables} table(s) of {sc.variant} vs medium "
-            f"({sc.bot_speed}), "
-            + (f"{sc.moves} player moves" if sc.moves else f"{sc.seconds:.0f} s")
-            + f", {args.runs} run(s)",
-            flush=True,
-        )
-        results = []
-        for i in range(args.runs):
-            prof = args.profile if (args.profile and i == 0) else None
-            limit = (sc.seconds or 600) + 180
-            r = await asyncio.wait_for(
-                run_once(
-                    sc,
-                    stack.urls,
-                    stack.pids,
-                    users,
-                    cookies,
-                    args.seed + i,
-                    prof,
-                    args.profile_idle,
-                    args.profile_gil,
-                ),
-                timeout=limit,
-            )
-            results.append(r)
-            show(r, f"run {i + 1}")
-        for r in results:
-            r["dups_all"] = r["dups"] + r["connect_dups"]
-        keys = ["p50", "p90", "p99", "max", "lost", "dups_all", "cpu_ms_per_move"]
-        med = {k: statistics.median(r[k] for r in results) for k in keys}
-        print(
-            f"  median of {len(results)}: p50 {med['p50']:.1f} ms  p99 "
-            f"{med['p99']:.1f} ms  lost {med['lost']:g}  "
-            f"duplicated {med['dups_all']:g}  "
-            f"server CPU {med['cpu_ms_per_move']:.2f} ms/move",
-            flush=True,
-        )
-        summary.append((sc.name, med))
+    for sc in scenarios_of(args):
+        print(scenario_title(sc, args), flush=True)
+        results = [await runs_of(args, stack, sc, i, "") for i in range(args.runs)]
+        summary.append((sc.name, medians_show(sc, results, "")))
     print("\n== targets (medians)")
     for name, med in summary:
         print(f"  {name}: {verdict(name, med)}")
+
+
+def stack_announce(stack: Stack, args: argparse.Namespace, label: str) -> None:
+    print(
+        f"set-up{label}: the distributed one (PostgreSQL, Redis), {args.servers} "
+        f"daphne process(es) at {', '.join(stack.urls)}, one Celery worker; "
+        f"pids {stack.pids}, logs in {args.log_dir}",
+        flush=True,
+    )
+
+
+LOCAL_MODES = {"on": "1", "off": "0"}
+
+
+def local_ticks_compare(args: argparse.Namespace, env: dict[str, str]) -> None:
+    """``--local-ticks both``: each run on a stack with the servers' own timed jobs
+    (``games.local_ticks``) and on one without (every job a Celery task), in turn,
+    each stack started for its run and stopped after it."""
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {m: {} for m in LOCAL_MODES}
+    scenarios = scenarios_of(args)
+    for sc in scenarios:
+        print(scenario_title(sc, args) + ", local ticks on and off in turn")
+        for run in range(args.runs):
+            for mode, value in LOCAL_MODES.items():
+                label = f", local ticks {mode}"
+                stack = stack_start(
+                    {**env, "GAMES_LOCAL_TICKS": value}, args.log_dir, args.servers
+                )
+                try:
+                    stack_announce(stack, args, label)
+                    r = asyncio.run(runs_of(args, stack, sc, run, label))
+                finally:
+                    stack.stop()
+                results[mode].setdefault(sc.name, []).append(r)
+    print(
+        "\n== local ticks on against off (medians; ratio: median of the runs' on/off)"
+    )
+    for sc in scenarios:
+        meds = {
+            mode: medians_show(sc, results[mode][sc.name], f", local ticks {mode}")
+            for mode in LOCAL_MODES
+        }
+        ratios = [
+            on["cpu_ms_per_move"] / off["cpu_ms_per_move"]
+            for on, off in zip(
+                results["on"][sc.name], results["off"][sc.name], strict=True
+            )
+        ]
+        print(
+            f"  {sc.name}: CPU per move on/off x{statistics.median(ratios):.3f}; "
+            f"on: {verdict(sc.name, meds['on'])}; off: {verdict(sc.name, meds['off'])}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -855,6 +928,13 @@ def main() -> None:
         default=2,
         help="daphne processes (the Procfile runs one per core: 2 on this machine)",
     )
+    parser.add_argument(
+        "--local-ticks",
+        choices=["on", "off", "both"],
+        default="on",
+        help="the servers run light timed jobs themselves (GAMES_LOCAL_TICKS, on by "
+        "default) or queue every one to Celery; both: each run with and without",
+    )
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp/ws_load"))
     args = parser.parse_args()
 
@@ -882,13 +962,12 @@ def main() -> None:
             database_ensure(DB_NAME, env)
             redis_flush()
             django_setup(env)
+            if args.local_ticks == "both":
+                local_ticks_compare(args, env)
+                return
+            env["GAMES_LOCAL_TICKS"] = LOCAL_MODES[args.local_ticks]
             stack = stack_start(env, args.log_dir, args.servers)
-            print(
-                f"set-up: the distributed one (PostgreSQL, Redis), {args.servers} "
-                f"daphne process(es) at {', '.join(stack.urls)}, one Celery worker; "
-                f"pids {stack.pids}, logs in {args.log_dir}",
-                flush=True,
-            )
+            stack_announce(stack, args, f", local ticks {args.local_ticks}")
         asyncio.run(main_async(args, stack))
     finally:
         if stack is not None:

@@ -652,6 +652,15 @@ TOURNAMENTS_BATTLE_CLUB_PRIZE = (300, 100)
 # docs/economy.md's range per active player-hour (`.venv/bin/python bench/economy.py`).
 TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 
+# --- timed jobs run by the socket server itself (games.local_ticks)
+# A server process (daphne) runs the light timed jobs its own moves queue (an easy
+# or medium computer's move, a stand-in's, the next hand, a late first deal) on its
+# own loop and threads, without a Celery task: publishing one and a worker taking
+# it cost more CPU than most of those moves (`bench/ws_load.py --local-ticks both`).
+# A hard computer's move (a tenth of a second or more) still goes to a worker. Off:
+# every job goes to Celery. Either way a lost job is the overdue sweep's.
+GAMES_LOCAL_TICKS = env.bool("GAMES_LOCAL_TICKS", default=True)
+
 # --- the fair deal (games.fairness, docs/fairness.md)
 # RULES.md §1.1: every new table commits to a hash chain and deals its first hand
 # once every person seated has sent a client seed, or this many seconds after the

@@ -178,6 +178,13 @@ async def _send_all(messages: Sequence[Message]) -> None:
         FRAMES_SENT.inc()
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop that serves this process's sockets, for a thread other
+    than it to schedule work on; None in a process that serves none (a Celery
+    worker, a command) or when called on that loop itself."""
+    return _on_server_loop()
+
+
 def _on_server_loop() -> asyncio.AbstractEventLoop | None:
     """The server loop, if there is one running and this thread is not it."""
     loop = _server_loop

@@ -204,7 +204,7 @@ def queued(monkeypatch):
     monkeypatch.setattr(
         transitions,
         "tick_job",
-        lambda tid, seq, deadline: jobs.append((tid, seq)),
+        lambda tid, seq, deadline, **kw: jobs.append((tid, seq)),
     )
     return jobs
 

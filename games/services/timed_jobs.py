@@ -162,7 +162,9 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     if not _tick_due(table, seq):
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
-        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
+        outbox.post(
+            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+        )
         return False
     if table.timer == Table.Timer.DEAL:
         seeded_deal(table, seats)
@@ -189,7 +191,9 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         # Decided for another job (a Muggins window passed at this seq meanwhile)
         # or not at all (it came due between the read and the lock): the job is
         # queued again and its task decides it afresh.
-        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
+        outbox.post(
+            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+        )
         return False
     if actor == "clock":
         # The clock and then the whole bank ran out (the job's deadline is both).
@@ -208,7 +212,9 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
             table, timer_next(table=table, seats=seats, state=state, muggins=False)
         )
         table_update(table, ["timer", "timer_seat", "deadline"])
-        outbox.post(seq=table.seq, frames=(), job=job_of(table), using=table_alias())
+        outbox.post(
+            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+        )
         return False
     new_state = engine.apply(state, seat.position, action)
     transition(

@@ -181,15 +181,27 @@ def frames_post(
         spectated=spectated,
         watchers=watchers,
     )
-    outbox.post(seq=table.seq, frames=frames, job=job_of(table), using=table_alias())
+    outbox.post(
+        seq=table.seq, frames=frames, job=job_of(table, seats), using=table_alias()
+    )
 
 
-def job_of(table: Table) -> TickJob | None:
+def job_of(table: Table, seats: Sequence[Seat]) -> TickJob | None:
     """The Celery task for the job recorded on the row, if any: none for a turn
-    clock, which the clock sweep runs out (``games.sweep.clocks_due_tick``)."""
+    clock, which the clock sweep runs out (``games.sweep.clocks_due_tick``). Every
+    job but a hard computer's move is light enough for the socket server that
+    queues it to run itself (``games.local_ticks``): a hard computer thinks for a
+    tenth of a second or more, which a worker's thread does, not a server's."""
     if not table.timer or table.deadline is None or table.timer == Table.Timer.CLOCK:
         return None
-    return tick_job(table.pk, table.seq, table.deadline)
+    heavy = (
+        table.timer == Table.Timer.BOT
+        and table.timer_seat is not None
+        and seats[table.timer_seat].bot_level == Seat.BotLevel.HARD
+    )
+    if heavy:
+        return tick_job(table.pk, table.seq, table.deadline)
+    return tick_job(table.pk, table.seq, table.deadline, local=True)
 
 
 def timer_set(table: Table, timer: NextTimer) -> None:

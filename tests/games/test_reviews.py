@@ -129,7 +129,7 @@ def test_two_requests_at_once_make_one_review(make_user, sent, monkeypatch):
     the unique row)."""
     from games.services import transitions
 
-    monkeypatch.setattr(transitions, "tick_job", lambda *a: None)
+    monkeypatch.setattr(transitions, "tick_job", lambda *a, **k: None)
     owner = make_user()
     table = finished_practice(owner)
     if connection.vendor == "sqlite":
@@ -377,7 +377,7 @@ def test_requests_at_once_never_pass_the_limit(make_user, sent, monkeypatch, set
 
     if connection.vendor == "sqlite":
         pytest.skip("needs a database with a connection per thread")
-    monkeypatch.setattr(transitions, "tick_job", lambda *a: None)
+    monkeypatch.setattr(transitions, "tick_job", lambda *a, **k: None)
     settings.REVIEW_REQUESTS_PER_HOUR = 1
     owner = make_user()
     cache.delete(f"review:ask:{owner.pk}")
