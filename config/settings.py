@@ -656,7 +656,7 @@ TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 # A server process (daphne) runs the light timed jobs its own moves queue (an easy
 # or medium computer's move, a stand-in's, the next hand, a late first deal) on its
 # own loop and threads, without a Celery task: publishing one and a worker taking
-# it cost more CPU than most of those moves (`bench/ws_load.py --local-ticks both`).
+# it is about a quarter of the CPU of a move (`bench/ws_load.py --local-ticks both`).
 # A hard computer's move (a tenth of a second or more) still goes to a worker. Off:
 # every job goes to Celery. Either way a lost job is the overdue sweep's.
 GAMES_LOCAL_TICKS = env.bool("GAMES_LOCAL_TICKS", default=True)

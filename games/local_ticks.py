@@ -2,10 +2,11 @@
 
 A move made on a server process (daphne) is followed by the table's next timed job:
 most often an easy or medium computer's reply a second later. Publishing that as a
-Celery task and a worker taking it, holding it until its time and running it cost
-more CPU than the reply itself, so such a light job (``TickJob.local``) is run
-here instead: a timer on the server's event loop, then the task's own body
-(``games.table_tick``) in the loop's thread pool, as a socket's own move runs.
+Celery task, and a worker taking it, holding it until its time and running it, is
+about a quarter of the servers' CPU per move at 200 busy tables (`bench/ws_load.py
+--local-ticks both`), so such a light job (``TickJob.local``) is run here instead:
+a timer on the server's event loop, then the task's own body (``games.table_tick``)
+in the loop's thread pool, as a socket's own move runs.
 Only on a process that serves sockets (``realtime.outbox.server_loop``); a Celery
 worker, a test or a management command publishes the task as before, and so does
 any process with ``settings.GAMES_LOCAL_TICKS`` off.
