@@ -148,8 +148,7 @@ def servers_start(
         ASGI_APP,
         celery_worker_start,
         daphne_start,
-        granian_start,
-        hypercorn_start,
+        other_server_start,
         uvicorn_start,
     )
 
@@ -163,10 +162,8 @@ def servers_start(
                 log = logs / f"{app_name}-{kind}.log"
                 if kind == "daphne":
                     handle = daphne_start(env, port=port, log=log, app=app)
-                elif kind == "granian":
-                    handle = granian_start(env, port=port, log=log, app=app)
-                elif kind == "hypercorn":
-                    handle = hypercorn_start(env, port=port, log=log, app=app)
+                elif kind in ("granian", "hypercorn"):
+                    handle = other_server_start(kind, env, port=port, log=log, app=app)
                 else:
                     # daphne's frame cap (config.serve); stop within daphne's time.
                     options = ["--ws-max-size", str(frame_cap())]

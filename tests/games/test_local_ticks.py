@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from datetime import timedelta
@@ -18,19 +17,16 @@ from games.services import table_act, table_practice_create
 from games.services.transitions import job_of
 from games.ticks import TICK_TASK, tick_job
 from realtime import outbox
+from tests.support.loops import loop_thread
 
 
 @pytest.fixture
 def server_loop(monkeypatch):
     """A running loop in its own thread, registered as daphne's would be."""
     monkeypatch.setattr(outbox, "_server_loop", None)
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    outbox.server_loop_register(loop)
-    yield loop
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
+    with loop_thread() as loop:
+        outbox.server_loop_register(loop)
+        yield loop
 
 
 @pytest.fixture
@@ -93,15 +89,9 @@ def test_off_the_server_or_with_the_setting_off_a_light_job_goes_to_celery(
     tick_job(3, 4, timezone.now(), local=True)()  # a worker, a command, a test
     assert [args for _, args, _ in published] == [(3, 4)]
     settings.GAMES_LOCAL_TICKS = False
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    try:
+    with loop_thread() as loop:
         outbox.server_loop_register(loop)
         tick_job(3, 5, timezone.now(), local=True)()
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
     assert [args for _, args, _ in published] == [(3, 4), (3, 5)]
     assert ran == []
 

@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
 from channels.layers import get_channel_layer
 
 from realtime import outbox
+from tests.support.loops import loop_thread
 
 
 @pytest.fixture
 def server_loop(monkeypatch):
     """A running loop in its own thread, as daphne's would be."""
     monkeypatch.setattr(outbox, "_server_loop", None)
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    yield loop
-    # Close this loop's layer connections before the loop goes away.
-    asyncio.run_coroutine_threadsafe(get_channel_layer().flush(), loop).result(5)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
+    with loop_thread() as loop:
+        yield loop
+        # Close this loop's layer connections before the loop goes away.
+        asyncio.run_coroutine_threadsafe(get_channel_layer().flush(), loop).result(5)
 
 
 def listen(loop, group):

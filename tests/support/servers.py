@@ -1,8 +1,8 @@
 """Start the platform's own processes on this machine: integration tests and benchmarks.
 
 ``daphne_start``, ``uvicorn_start`` and ``celery_worker_start`` launch the real
-servers (``granian_start`` and ``hypercorn_start`` the other ASGI servers the
-benchmarks compare) as subprocesses with a given environment (so they can point at
+servers (``other_server_start`` the other ASGI servers the benchmarks
+compare) as subprocesses with a given environment (so they can point at
 a test database), wait until they answer, and return a handle whose ``stop()`` ends
 them.
 """
@@ -138,7 +138,17 @@ def uvicorn_start(
     return _serving(Server(proc, port), "uvicorn", timeout)
 
 
-def granian_start(
+# The command lines of the other ASGI servers ``bench/floor.py`` measures, before
+# the port and the application: granian's ASGI interface without lifespan events
+# (Channels' router refuses them), one worker each, on uvloop.
+OTHER_SERVERS = {
+    "granian": "--interface asginl --workers 1 --loop uvloop --log-level warning",
+    "hypercorn": "--worker-class uvloop --workers 1",
+}
+
+
+def other_server_start(
+    kind: str,
     env: dict[str, str],
     *,
     port: int | None = None,
@@ -146,60 +156,15 @@ def granian_start(
     timeout: float = 60,
     app: str = ASGI_APP,
 ) -> Server:
-    """A granian process (one worker, its ASGI interface without lifespan events:
-    Channels' router refuses them) serving ``app``; for ``bench/floor.py``."""
+    """A granian or hypercorn process (``kind``) serving ``app``."""
     port = port or free_port()
-    proc = _spawn(
-        [
-            str(BIN / "granian"),
-            "--interface",
-            "asginl",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            "1",
-            "--loop",
-            "uvloop",
-            "--log-level",
-            "warning",
-            app,
-        ],
-        env,
-        log,
-    )
-    return _serving(Server(proc, port), "granian", timeout)
-
-
-def hypercorn_start(
-    env: dict[str, str],
-    *,
-    port: int | None = None,
-    log: Path | None = None,
-    timeout: float = 60,
-    app: str = ASGI_APP,
-    options: Sequence[str] = (),
-) -> Server:
-    """A hypercorn process (one worker on uvloop) serving ``app`` with ``options``
-    added; for ``bench/floor.py``."""
-    port = port or free_port()
-    proc = _spawn(
-        [
-            str(BIN / "hypercorn"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--worker-class",
-            "uvloop",
-            "--workers",
-            "1",
-            *options,
-            app,
-        ],
-        env,
-        log,
-    )
-    return _serving(Server(proc, port), "hypercorn", timeout)
+    argv = [str(BIN / kind), *OTHER_SERVERS[kind].split()]
+    if kind == "granian":
+        argv += ["--host", "127.0.0.1", "--port", str(port)]
+    else:
+        argv += ["--bind", f"127.0.0.1:{port}"]
+    proc = _spawn([*argv, app], env, log)
+    return _serving(Server(proc, port), kind, timeout)
 
 
 def _serving(server: Server, name: str, timeout: float) -> Server:
