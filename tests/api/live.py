@@ -77,6 +77,9 @@ def live_server(tmp: Path) -> Iterator[Live]:
         PYTHONUNBUFFERED="1",
         PYTHONPATH=str(ROOT),
         STATIC_MANIFEST="false",
+        # A closed stream gives its place back when the server next writes to it,
+        # a keep-alive line at the latest: a short interval keeps these tests quick.
+        API_KEEPALIVE_SECONDS="1",
     )
     python = PYTHON if Path(PYTHON).exists() else sys.executable
     subprocess.run(
