@@ -199,9 +199,7 @@ def job_of(table: Table, seats: Sequence[Seat]) -> TickJob | None:
         and table.timer_seat is not None
         and seats[table.timer_seat].bot_level == Seat.BotLevel.HARD
     )
-    if heavy:
-        return tick_job(table.pk, table.seq, table.deadline)
-    return tick_job(table.pk, table.seq, table.deadline, local=True)
+    return tick_job(table.pk, table.seq, table.deadline, local=not heavy)
 
 
 def timer_set(table: Table, timer: NextTimer) -> None:
