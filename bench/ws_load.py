@@ -765,7 +765,7 @@ def scenarios_of(args: argparse.Namespace) -> list[Scenario]:
     return scenarios
 
 
-async def runs_of(
+async def run_one(
     args: argparse.Namespace, stack: Stack, sc: Scenario, run: int, label: str
 ) -> dict[str, Any]:
     """One run of ``sc`` on ``stack`` (run number ``run``, counted from 0)."""
@@ -820,7 +820,7 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> None:
     summary = []
     for sc in scenarios_of(args):
         print(scenario_title(sc, args), flush=True)
-        results = [await runs_of(args, stack, sc, i, "") for i in range(args.runs)]
+        results = [await run_one(args, stack, sc, i, "") for i in range(args.runs)]
         summary.append((sc.name, medians_show(sc, results, "")))
     print("\n== targets (medians)")
     for name, med in summary:
@@ -855,7 +855,7 @@ def local_ticks_compare(args: argparse.Namespace, env: dict[str, str]) -> None:
                 )
                 try:
                     stack_announce(stack, args, label)
-                    r = asyncio.run(runs_of(args, stack, sc, run, label))
+                    r = asyncio.run(run_one(args, stack, sc, run, label))
                 finally:
                     stack.stop()
                 results[mode].setdefault(sc.name, []).append(r)
