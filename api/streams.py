@@ -28,12 +28,12 @@ from api.errors import refusal_response
 from api.events import Seen, events_poll
 from api.table import player_frame, seat_of
 from core.refusals import Refusal
-from games.groups import seat_group
+from games.groups import seat_subject, table_group
 from games.presence import seat_socket_renew
 from games.services import seat_presence
 from realtime.consumers import GAP_WAIT
 from realtime.db import database_call
-from realtime.outbox import FRAME_TYPE
+from realtime.outbox import FRAMES_TYPE
 
 NDJSON = "application/x-ndjson"
 ENDED = ("finished", "cancelled")
@@ -69,7 +69,8 @@ async def _game_lines(
     layer = get_channel_layer()
     assert layer is not None, "CHANNEL_LAYERS is not configured"
     channel = await layer.new_channel("api.")
-    group = seat_group(table_id, position)
+    group = table_group(table_id)
+    subject = seat_subject(position)
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     reader = asyncio.ensure_future(_reader(layer, channel, inbox))
     keepalive = settings.API_KEEPALIVE_SECONDS
@@ -114,9 +115,12 @@ async def _game_lines(
                         table_id=table_id, user_id=user.pk, socket=channel
                     )
                 continue
-            if message.get("type") != FRAME_TYPE or message["seq"] <= seq:
+            if message.get("type") != FRAMES_TYPE or message["seq"] <= seq:
                 continue  # spectator counts, or a state sent already
-            ahead[message["seq"]] = message["text"]
+            text = message["texts"].get(subject)
+            if text is None:
+                continue  # a commit with nothing for this seat
+            ahead[message["seq"]] = text
             while seq + 1 in ahead:
                 seq += 1
                 text = ahead.pop(seq)

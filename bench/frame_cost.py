@@ -1,4 +1,4 @@
-"""What a move's frames cost in CPU: built once per seat group by the writer, then
+"""What a move's frames cost in CPU: built once per seat by the writer, then
 made a patch once per socket by the consumer.
 
     nice .venv/bin/python bench/frame_cost.py [--db move_bench] [--tables 3]

@@ -176,7 +176,7 @@ DATABASE_ROUTERS = ["games.stores.TableStoreRouter"]
 # --- One deployment's names on a shared Redis
 # --------------------------------------------
 # Redis pub/sub channels ignore the database number, so two deployments (or two test
-# stacks) on one Redis server would hear each other's ``table.<id>.seat.<n>`` groups.
+# stacks) on one Redis server would hear each other's ``table.<id>`` groups.
 # Every Redis name this deployment uses starts with this prefix: by default the
 # database's name, which differs between deployments that do not share their data.
 DEPLOYMENT_PREFIX = env.str(

@@ -2,11 +2,13 @@
 
 Thin: parse and size-check a frame, await one service call, answer errors. Every
 table state reaches a connection as a numbered frame from ``realtime.outbox``
-through its seat's group (or the spectators'), the acting connection's own move
-included; ``connect`` and ``sync`` send the current state directly. Each numbered
-state goes out as a ``patch`` against the last one this connection was sent
-(``games.patches``), unless the patch would be longer. The refusals, the catch-all
-and the ordering of numbered frames are ``realtime.consumers``'s.
+through the table's group, which carries each commit's frames once for every
+connection, each taking its own seat's (or the spectators'), the acting
+connection's own move included; ``connect`` and ``sync`` send the current state
+directly. Each numbered state goes out as a ``patch`` against the last one this
+connection was sent (``games.patches``), unless the patch would be longer. The
+refusals, the catch-all and the ordering of numbered frames are
+``realtime.consumers``'s.
 
 A spectator is sent a state only when what they are shown changed: on a stake
 table nothing at all while a hand is played (``games.spectators``), where a frame
@@ -26,7 +28,7 @@ from django.utils.translation import gettext
 
 from accounts.bots import bot_socket_refuse
 from games.errors import TableError
-from games.groups import seat_group, watch_group
+from games.groups import WATCH_SUBJECT, seat_subject, table_group
 from games.patches import frame_patch, frame_same
 from games.presence import seat_socket_renew
 from games.selectors import table_frame, table_membership
@@ -50,9 +52,6 @@ from realtime.frames import FrameError
 
 ACTIONS_PER_SECOND = 10
 ACTION_BURST = 20
-# The most seats a table has (engine options): whom a change of the count of
-# spectators is told to before this connection has seen the table's seats.
-MAX_SEATS = 5
 # JSON without the spaces after separators: patches go out this way.
 COMPACT = (",", ":")
 
@@ -88,10 +87,9 @@ class TableConsumer(SocketConsumer):
         except TableError:
             await self.refuse(4404)
             return
-        self.group = (
-            watch_group(self.table_id)
-            if self.position is None
-            else seat_group(self.table_id, self.position)
+        self.group = table_group(self.table_id)
+        self.subject = (
+            WATCH_SUBJECT if self.position is None else seat_subject(self.position)
         )
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.position is not None:
@@ -147,12 +145,7 @@ class TableConsumer(SocketConsumer):
     async def _watching_tell(self, count: int) -> None:
         """Tell the players and the spectators how many people watch now."""
         message = {"type": "table.watching", "count": count}
-        seats = len(self.shown["seats"]) if self.shown else MAX_SEATS
-        for position in range(seats):
-            await self.channel_layer.group_send(
-                seat_group(self.table_id, position), message
-            )
-        await self.channel_layer.group_send(watch_group(self.table_id), message)
+        await self.channel_layer.group_send(table_group(self.table_id), message)
 
     async def table_watching(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "watching", "count": event["count"]})
@@ -196,7 +189,7 @@ class TableConsumer(SocketConsumer):
         seat = frame.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise FrameError("bad_frame", gettext('"seat" must be a number.'))
-        # The new state comes back through this seat's group, like everyone's.
+        # The new state comes back through the table's group, like everyone's.
         await database_call(table_act)(
             table_id=self.table_id,
             user=self.user,

@@ -12,7 +12,7 @@ from typing import Any
 
 from games import engine
 from games.fairness import fair_public
-from games.groups import seat_group, watch_group
+from games.groups import WATCH_SUBJECT, seat_subject
 from games.models import Seat, Table
 from games.names import seat_display_name
 from games.timers import bank_clock_end, bank_left_ms
@@ -157,8 +157,8 @@ def table_frames(
     spectated: tuple[engine.State | None, Sequence[dict[str, Any]]] | None = None,
     watchers: bool = True,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One ``state`` frame per seat group and, if someone may be watching
-    (``watchers``), one for spectators, for the outbox.
+    """One ``state`` frame per seat (under its subject, ``games.groups``) and, if
+    someone may be watching (``watchers``), one for spectators, for the outbox.
 
     ``spectated`` is the state spectators are shown with its events (the same as
     the players' when None)."""
@@ -168,7 +168,7 @@ def table_frames(
     )
     out = [
         (
-            seat_group(table.pk, seat.position),
+            seat_subject(seat.position),
             state_frame(
                 table=table,
                 seats=seats,
@@ -179,7 +179,7 @@ def table_frames(
             ),
         )
         for seat in seats
-        if not seat.is_bot  # nobody is ever in a computer player's seat group
+        if not seat.is_bot  # nobody ever connects to a computer player's seat
     ]
     if not watchers:
         return out
@@ -187,5 +187,5 @@ def table_frames(
     spectators = spectator_frame(
         table=table, seats=seats, state=shown, events=shown_events, public=public
     )
-    out.append((watch_group(table.pk), spectators))
+    out.append((WATCH_SUBJECT, spectators))
     return out

@@ -155,6 +155,9 @@ class SocketConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seq = 0  # the last numbered frame this connection has had
+        # Its subject in the packed frames of its group (``realtime.outbox``): it
+        # takes that subject's frame of each and nothing else; None takes none.
+        self.subject: str | None = None
         self._ahead: dict[int, str] = {}  # frames waiting for a missing one
         self._gap_timer: asyncio.TimerHandle | None = None
         self._accepted = False
@@ -471,12 +474,16 @@ class SocketConsumer(AsyncWebsocketConsumer):
         for old in [s for s in self._ahead if s <= self.seq]:
             del self._ahead[old]
 
-    async def outbox_frame(self, event: dict[str, Any]) -> None:
-        """A numbered frame from ``realtime.outbox``, already serialised."""
+    async def outbox_frames(self, event: dict[str, Any]) -> None:
+        """A commit's numbered frames from ``realtime.outbox``, already serialised,
+        one per subject of the group: this connection's own, if there is one."""
+        text = event["texts"].get(self.subject) if self.subject else None
+        if text is None:
+            return  # nothing for this connection in that commit
         seq: int = event["seq"]
         if seq <= self.seq:
             return  # sent already (connect, sync) or older than what was sent
-        self._ahead[seq] = event["text"]
+        self._ahead[seq] = text
         await self._ahead_flush()
         if self._ahead and self._gap_timer is None:
             loop = asyncio.get_running_loop()

@@ -1,14 +1,19 @@
 """How a frame leaves the server: the one way after-commit output goes out.
 
 1. A service, inside its transaction and holding the row lock of what changed,
-   calls ``post(seq=…, frames=[(group, payload), …], job=…)``. ``payload`` is a
-   plain dict (a seat's view, a spectator's view); ``job`` is what must run once
+   calls ``post(seq=…, group=…, frames=[(subject, payload), …], job=…)``.
+   ``group`` is the channel-layer group every connection of the subject (a table)
+   is in; ``payload`` is a plain dict (a seat's view, a spectator's view) under
+   its ``subject`` (which seat, or the spectators); ``job`` is what must run once
    those frames are out (the next timed job), or None. Nothing happens yet.
 2. On commit (``transaction.on_commit``; a rollback drops the post), the outbox
-   serialises each payload once and sends ``{"type": "outbox.frame", "seq", "text"}``
-   to its channel-layer group. Each connection is in exactly one group of a
-   subject (a seat's own group, or the spectators'), so it receives each frame once;
-   the acting connection gets its own move the same way, never in a separate reply.
+   serialises each payload once and sends them all in one channel-layer message,
+   ``{"type": "outbox.frames", "seq", "texts": {subject: text}}``, to the group:
+   one publish a commit rather than one a seat, and each server process receives
+   it once for all its sockets of that table. Each connection takes only the text
+   of its own subject and sends nothing else to its client, so it sees each frame
+   once and never another seat's; the acting connection gets its own move the same
+   way, never in a separate reply.
 3. Where the frames are sent from: in a server process (daphne) the event loop that
    serves the sockets was registered at ASGI start-up (``asgi_wrap``), and the sends
    are scheduled on it with ``run_coroutine_threadsafe``; the committing thread does
@@ -20,7 +25,7 @@
    future before running it: a computer's instant reply cannot reach players before
    the move it answers, and publishing a Celery task (about 1 ms of CPU plus a Redis
    round trip) never delays the player's own frame.
-5. On the receiving side, ``realtime.consumers.SocketConsumer.outbox_frame`` passes a
+5. On the receiving side, ``realtime.consumers.SocketConsumer.outbox_frames`` passes a
    connection each ``seq`` once and in order: older or repeated frames are dropped,
    and a frame that arrives ahead of a missing one waits up to ``GAP_WAIT`` seconds
    for it (two commits of one table in different threads or processes may reach
@@ -52,8 +57,8 @@ from prometheus_client import Counter
 
 logger = logging.getLogger(__name__)
 
-# The channel-layer message type; consumers handle it in ``outbox_frame``.
-FRAME_TYPE = "outbox.frame"
+# The channel-layer message type; consumers handle it in ``outbox_frames``.
+FRAMES_TYPE = "outbox.frames"
 FRAMES_SENT = Counter("dominoes_frames_sent_total", "Frames sent to channel groups.")
 # How long a failed or slow send may hold the job that follows it.
 SEND_TIMEOUT = 10.0
@@ -65,9 +70,11 @@ Job = Callable[[], None]
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """One commit's output: numbered frames per group and the job that follows."""
+    """One commit's output: numbered frames per subject of ``group`` and the job
+    that follows."""
 
     seq: int
+    group: str
     frames: Sequence[tuple[str, Payload]]
     job: Job | None = None
 
@@ -75,14 +82,16 @@ class Post:
 def post(
     *,
     seq: int,
+    group: str,
     frames: Sequence[tuple[str, Payload]],
     job: Job | None = None,
     using: str | None = None,
 ) -> None:
-    """Send ``frames`` (numbered ``seq``) after the current transaction of the
-    database ``using`` (the default one if None) commits, then run ``job`` on the
-    publisher thread. Call it inside that ``transaction.atomic``."""
-    item = Post(seq=seq, frames=frames, job=job)
+    """Send ``frames`` (``(subject, payload)``, numbered ``seq``) to ``group`` after
+    the current transaction of the database ``using`` (the default one if None)
+    commits, then run ``job`` on the publisher thread. Call it inside that
+    ``transaction.atomic``."""
+    item = Post(seq=seq, group=group, frames=frames, job=job)
     transaction.on_commit(lambda: deliver(item), using=using)
 
 
@@ -100,11 +109,17 @@ def notify(messages: Sequence[Message]) -> None:
 
 
 def messages_of(item: Post) -> list[Message]:
-    """The channel-layer messages of a post, each payload serialised once."""
-    return [
-        (group, {"type": FRAME_TYPE, "seq": item.seq, "text": json.dumps(payload)})
-        for group, payload in item.frames
-    ]
+    """The channel-layer message of a post, each payload serialised once."""
+    if not item.frames:
+        return []
+    texts = {subject: json.dumps(payload) for subject, payload in item.frames}
+    return [(item.group, {"type": FRAMES_TYPE, "seq": item.seq, "texts": texts})]
+
+
+def frames_in(message: Mapping[str, Any]) -> int:
+    """How many frames a channel-layer message carries (a notice is one)."""
+    texts = message.get("texts")
+    return len(texts) if isinstance(texts, Mapping) else 1
 
 
 def deliver(item: Post) -> None:
@@ -175,7 +190,7 @@ async def _send_all(messages: Sequence[Message]) -> None:
     assert layer is not None, "CHANNEL_LAYERS is not configured"
     for group, message in messages:
         await layer.group_send(group, message)
-        FRAMES_SENT.inc()
+        FRAMES_SENT.inc(frames_in(message))
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:

@@ -211,11 +211,33 @@ def queued(monkeypatch):
 
 @pytest.fixture
 def pushes(monkeypatch):
-    """Record every (group, message) the outbox hands to the channel layer."""
+    """Record every (group, message) the outbox hands to the channel layer; a
+    commit's packed frames (``realtime.outbox``) one by one, as
+    (``<group>.<subject>``, ``{"type", "seq", "subject", "text"}``), so a test reads
+    what each seat's and the spectators' connections take."""
     from realtime import outbox
 
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(outbox, "_group_send", lambda msgs: sent.extend(msgs))
+
+    def record(messages):
+        for group, message in messages:
+            if message.get("type") != outbox.FRAMES_TYPE:
+                sent.append((group, message))
+                continue
+            for subject, text in message["texts"].items():
+                sent.append(
+                    (
+                        f"{group}.{subject}",
+                        {
+                            "type": outbox.FRAMES_TYPE,
+                            "seq": message["seq"],
+                            "subject": subject,
+                            "text": text,
+                        },
+                    )
+                )
+
+    monkeypatch.setattr(outbox, "_group_send", record)
     return sent
 
 

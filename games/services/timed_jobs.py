@@ -14,6 +14,7 @@ from games import engine
 from games.bot_host import machine_speed
 from games.bots import choose as bot_choose
 from games.errors import TableError
+from games.groups import table_group
 from games.models import Seat, Table
 from games.rows import table_update, table_with_seats
 from games.services.seeding import seeded_deal
@@ -163,7 +164,11 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
         outbox.post(
-            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+            seq=table.seq,
+            group=table_group(table.pk),
+            frames=(),
+            job=job_of(table, seats),
+            using=table_alias(),
         )
         return False
     if table.timer == Table.Timer.DEAL:
@@ -192,7 +197,11 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         # or not at all (it came due between the read and the lock): the job is
         # queued again and its task decides it afresh.
         outbox.post(
-            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+            seq=table.seq,
+            group=table_group(table.pk),
+            frames=(),
+            job=job_of(table, seats),
+            using=table_alias(),
         )
         return False
     if actor == "clock":
@@ -213,7 +222,11 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         )
         table_update(table, ["timer", "timer_seat", "deadline"])
         outbox.post(
-            seq=table.seq, frames=(), job=job_of(table, seats), using=table_alias()
+            seq=table.seq,
+            group=table_group(table.pk),
+            frames=(),
+            job=job_of(table, seats),
+            using=table_alias(),
         )
         return False
     new_state = engine.apply(state, seat.position, action)

@@ -15,6 +15,7 @@ from games import engine
 from games.errors import TableError
 from games.fairness import fair_chain_ahead, table_seeding
 from games.finish import table_finish
+from games.groups import table_group
 from games.models import Seat, Table
 from games.payloads import table_frames
 from games.rows import (
@@ -182,7 +183,11 @@ def frames_post(
         watchers=watchers,
     )
     outbox.post(
-        seq=table.seq, frames=frames, job=job_of(table, seats), using=table_alias()
+        seq=table.seq,
+        group=table_group(table.pk),
+        frames=frames,
+        job=job_of(table, seats),
+        using=table_alias(),
     )
 
 

@@ -142,7 +142,7 @@ def test_every_change_is_a_new_seq_and_its_frames_go_out(
     }
     assert {g for g, _ in pushes} == groups
     for _group, message in pushes:
-        assert message["type"] == "outbox.frame"
+        assert message["type"] == "outbox.frames"
         assert message["seq"] == table.seq
         frame = json.loads(message["text"])
         assert frame["type"] == "state" and frame["seq"] == table.seq

@@ -179,7 +179,7 @@ def test_the_frames_leave_after_commit_and_a_rollback_sends_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         table = online(takers)
         assert pushes == []  # nothing before the commit
-    # Nobody is in a computer player's group, nor watches a table just created.
+    # Nobody sits in a computer player's seat, nor watches a table just created.
     assert {g for g, _ in pushes} == {f"table.{table.pk}.seat.0"}
     assert all(m["seq"] == 1 for _, m in pushes)
     table.refresh_from_db()

@@ -51,7 +51,7 @@ def test_practice_table_starts_dealt_with_a_log(make_user, queued, pushes):
     assert [s.bot_level for s in table.seats.all()] == ["", "easy", "hard", "medium"]
     assert TableEvent.objects.get(table=table).seq == 1
     assert table.clock_seconds is None  # practice: no clock
-    # The player's own group and the spectators'; nobody sits in a bot's group.
+    # The player's own frame; nobody sits in a bot's seat, nor watches yet.
     groups = {g for g, _ in pushes}
     assert groups == {f"table.{table.pk}.seat.0"}  # nobody watches it yet
 

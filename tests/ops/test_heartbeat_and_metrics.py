@@ -110,8 +110,13 @@ def test_metrics_expose_moves_frames_errors_and_gauges(make_user, client, pushes
     )
     assert _sample("dominoes_moves_total", actor="player") == moves + 1
     frames = _sample("dominoes_frames_sent_total")
-    async_to_sync(outbox._send_all)([("ops.metrics", {"type": "outbox.frame"})])
-    assert _sample("dominoes_frames_sent_total") == frames + 1
+    packed = {
+        "type": outbox.FRAMES_TYPE,
+        "seq": 1,
+        "texts": {"seat.0": "{}", "watch": "{}"},
+    }
+    async_to_sync(outbox._send_all)([("ops.metrics", packed)])
+    assert _sample("dominoes_frames_sent_total") == frames + 2
 
     cache.set(WORKER_KEY, time.time() - 3, 600)
     resp = client.get("/metrics")

@@ -40,13 +40,13 @@ def listen(loop, group):
     return received
 
 
-MESSAGES = [("table.1.seat.0", {"type": outbox.FRAME_TYPE, "n": i}) for i in range(5)]
+MESSAGES = [("table.1", {"type": outbox.FRAMES_TYPE, "n": i}) for i in range(5)]
 
 
 def test_in_a_server_process_the_sends_run_on_its_loop_and_return_a_future(
     server_loop,
 ):
-    received = listen(server_loop, "table.1.seat.0")
+    received = listen(server_loop, "table.1")
     outbox.server_loop_register(server_loop)
     future = outbox._group_send(MESSAGES)  # from this (non-loop) thread
     assert future is not None
@@ -55,6 +55,6 @@ def test_in_a_server_process_the_sends_run_on_its_loop_and_return_a_future(
 
 
 def test_elsewhere_the_call_blocks_until_sent(server_loop):
-    received = listen(server_loop, "table.1.seat.0")
+    received = listen(server_loop, "table.1")
     assert outbox._group_send(MESSAGES) is None  # no server loop registered
     assert received(5) == [0, 1, 2, 3, 4]

@@ -12,9 +12,9 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.groups import seat_group
+from games.groups import seat_subject, table_group
 from realtime import consumers as base
-from realtime.outbox import FRAME_TYPE
+from realtime.outbox import FRAMES_TYPE
 from tests.support import session_cookie, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +41,8 @@ async def seated(make_user):
 async def push(table_id: int, seq: int) -> None:
     text = json.dumps({"type": "state", "seq": seq, "events": []})
     await get_channel_layer().group_send(
-        seat_group(table_id, 0), {"type": FRAME_TYPE, "seq": seq, "text": text}
+        table_group(table_id),
+        {"type": FRAMES_TYPE, "seq": seq, "texts": {seat_subject(0): text}},
     )
 
 

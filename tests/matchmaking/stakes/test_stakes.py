@@ -236,7 +236,7 @@ def test_an_unfilled_table_is_cancelled_at_its_deadline_and_refunded_once(
     assert pot_state(table_ref=str(row.pk)) == "refunded"
     assert kinds_of("refund", row.pk) == 2
     # Everyone seated is told: the table's groups get the cancelled state.
-    frames = [m for _, m in cancel_pushes if m["type"] == "outbox.frame"]
+    frames = [m for _, m in cancel_pushes if m["type"] == "outbox.frames"]
     cancelled = [m for m in frames if '"status": "cancelled"' in m["text"]]
     assert len(cancelled) == 2  # the two seats (nobody watches: no spectators frame)
     assert_sound()

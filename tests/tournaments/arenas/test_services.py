@@ -165,7 +165,7 @@ def test_pairing_writes_the_meetings_and_seats_under_the_players_names(
         assert me.partners[str(partner)] == before_p.get(str(partner), 0) + 1
         assert set(me.opponents) == set(before_o) | {str(r) for r in rivals}
     # The first frames name the seats after their players.
-    frames = [m for g, m in pushes if m.get("type") == "outbox.frame"]
+    frames = [m for g, m in pushes if m.get("type") == "outbox.frames"]
     shown = {s["position"]: s["name"] for s in json.loads(frames[0]["text"])["seats"]}
     assert shown == {i: names[u] for i, u in enumerate(seated)}
 
