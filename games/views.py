@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.bots import bot_site_refusal
 from core.requests import SignedInRequest
 from games import engine
 from games.errors import TableError
@@ -51,7 +52,9 @@ def play(request: SignedInRequest) -> HttpResponse:
     """GET: the practice form and statistics; POST: create the table and go to it."""
     if request.method == "POST":
         form = PlayForm(request.POST)
-        if form.is_valid():
+        if why := bot_site_refusal(user_id=request.user.pk):  # plays by the API
+            form.add_error(None, why)
+        elif form.is_valid():
             try:
                 table = table_practice_create(
                     user=request.user, **form.practice_arguments()
@@ -174,6 +177,9 @@ def table_rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     if table.status not in ENDED:
         messages.error(request, _("Finish or leave this game before a rematch."))
         return redirect("table", table_id=table.pk)
+    if why := bot_site_refusal(user_id=request.user.pk):  # plays by the API
+        messages.error(request, why)
+        return redirect("play")
     options = {k: v for k, v in table.options.items() if k != "variant"}
     speed = next(
         (k for k, ms in BOT_SPEEDS.items() if ms == table.bot_delay_ms), DEFAULT_SPEED

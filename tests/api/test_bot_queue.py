@@ -19,6 +19,7 @@ from api.tokens import token_create
 from economy.audit import ledger_audit
 from economy.models import Entry, XpAward
 from games.models import Seat, Table
+from games.services import table_practice_create
 from matchmaking.audit import unearned_minting_audit
 from matchmaking.errors import StakeError
 from matchmaking.pools.models import Rating, RatingChange
@@ -196,6 +197,25 @@ def test_the_site_refuses_a_bot_a_room_in_words(make_bot, client):
     assert response.status_code == 400
     assert "plays only through the API" in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_the_site_refuses_a_bot_a_practice_table_and_a_rematch_in_words(
+    make_bot, client
+):
+    robo = make_bot("robo")
+    client.force_login(robo)
+    form = {"variant": "draw", "set_max": "6", "seats": "2", "target": "100"}
+    form |= {"bot_speed": "fast", "bot_1": "easy"}
+    response = client.post(reverse("play"), form)
+    assert response.status_code == 400
+    assert "plays only through the API" in response.content.decode()
+    assert not Table.objects.exists()
+    # A practice game it played through the API, ended: no rematch from the site.
+    table = table_practice_create(user=robo, variant="draw", bot_levels=["easy"])
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    response = client.post(reverse("table-rematch", args=[table.pk]), follow=True)
+    assert "plays only through the API" in response.content.decode()
+    assert list(Table.objects.values_list("pk", flat=True)) == [table.pk]
 
 
 def test_a_waiting_bot_leaves_the_queue_and_a_paired_one_keeps_its_table(
