@@ -13,7 +13,9 @@ played by WebSocket clients after a few unmeasured moves:
   statements (the socket's ``act``) and the Redis commands of both processes;
 * ``computer``: a person and an instant computer player at a practice table; per
   computer move, the worker's statements (the person's moves are the ``player``
-  figures again);
+  figures again). The servers run with ``GAMES_LOCAL_TICKS=0`` so that a computer's
+  move is the worker's alone; a daphne that runs it itself sends the same
+  statements and, instead of the task's ``LPUSH`` and ``BRPOP``, nothing;
 * ``clocked``: two people at an online table with a 30 s turn clock; per move, as
   ``player``, plus the tasks queued (``LPUSH`` to a Celery queue).
 
@@ -432,6 +434,10 @@ def main() -> None:
         redis_url=redis,
         DEPLOYMENT_PREFIX=PREFIX,
         CONN_MAX_AGE="60",
+        # A computer's move on the worker, where its statements are its own: a
+        # daphne running it (games.local_ticks) runs the same task body, with the
+        # same statements, on the connection its players' moves use.
+        GAMES_LOCAL_TICKS="0",
     )
     database_ensure(args.db, env)
     _django(env)
