@@ -661,6 +661,13 @@ TOURNAMENTS_ARENA_PRIZE_PER_GAME: tuple[int, int] = (20, 8)
 # every job goes to Celery. Either way a lost job is the overdue sweep's.
 GAMES_LOCAL_TICKS = env.bool("GAMES_LOCAL_TICKS", default=True)
 
+# --- TV (games.tv)
+# How long a channel's pick of its best live game is kept for the viewers who come
+# meanwhile: without it every new viewer (and every viewer whose game ended) ranks
+# every live table of the channel. A pick that ended within the time is ranked
+# again at once. 0: rank on every request.
+TV_PICK_SECONDS = env.float("TV_PICK_SECONDS", default=2.0)
+
 # --- the fair deal (games.fairness, docs/fairness.md)
 # RULES.md §1.1: every new table commits to a hash chain and deals its first hand
 # once every person seated has sent a client seed, or this many seconds after the

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -152,6 +154,24 @@ def tv_table_id(*, channel: str) -> int | None:
     return max(candidates, key=rank).table_id
 
 
+def tv_pick(*, channel: str, fresh: bool = False) -> int | None:
+    """``tv_table_id``, kept ``settings.TV_PICK_SECONDS`` in the shared cache, so
+    that the viewers of a channel who ask within that time are given the same game
+    without ranking every live table again; ``fresh`` ranks again (the kept pick
+    ended meanwhile)."""
+    seconds = settings.TV_PICK_SECONDS
+    if seconds <= 0:
+        return tv_table_id(channel=channel)
+    key = f"tv:pick:{channel}"
+    if not fresh:
+        kept = cache.get(key)
+        if kept is not None:
+            return int(kept) or None  # 0: nothing was live
+    picked = tv_table_id(channel=channel)
+    cache.set(key, picked or 0, seconds)
+    return picked
+
+
 def tv_still_shown(*, channel: str, table_id: int) -> bool:
     """Whether a viewer of ``channel`` who watches table ``table_id`` keeps it: a
     table TV shows (an online or stake table of the channel with a person on it)
@@ -185,16 +205,21 @@ def tv_now(*, channel: str, watching: int | None = None) -> dict[str, Any]:
     if watching is not None and tv_still_shown(channel=channel, table_id=watching):
         table_id = watching
     if table_id is None:
-        table_id = tv_table_id(channel=channel)
-    if table_id is None:
+        table_id = tv_pick(channel=channel)
+    frame = None if table_id is None else table_frame(table_id=table_id, position=None)
+    if frame is not None and table_id != watching and not _live(frame):
+        table_id = tv_pick(channel=channel, fresh=True)  # the kept pick ended
+        frame = (
+            None if table_id is None else table_frame(table_id=table_id, position=None)
+        )
+    if table_id is None or frame is None:
         return {"channel": channel, "table": None, "live": False, "frame": None}
-    frame = table_frame(table_id=table_id, position=None)
     variant = frame["table"]["variant"]
     spec = engine.VARIANTS.get(variant)
     return {
         "channel": channel,
         "table": table_id,
-        "live": frame["table"]["status"] == Table.Status.PLAYING,
+        "live": _live(frame),
         # What the table page's drawing needs to know of the table (its config).
         "config": {
             "id": table_id,
@@ -208,3 +233,7 @@ def tv_now(*, channel: str, watching: int | None = None) -> dict[str, Any]:
         },
         "frame": frame,
     }
+
+
+def _live(frame: Mapping[str, Any]) -> bool:
+    return bool(frame["table"]["status"] == Table.Status.PLAYING)
