@@ -4,6 +4,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \\
     REDIS_URL=redis://127.0.0.1:6379/13 DEPLOYMENT_PREFIX=arena_bench \\
         nice .venv/bin/python bench/arena.py [--players 1000] [--rounds 7]
+        .venv/bin/python bench/arena.py --profile /tmp/arena.prof  # one round, cProfile
 
 1. **Pairing round**: ``--players`` free players of one live two-player arena, all
    present on its page, with scores and ratings spread out; one
@@ -229,6 +230,26 @@ def pairing_bench(arena: Arena, ids: list[int], rounds: int) -> None:
     ChainReserve.objects.all().delete()
 
 
+def pairing_profile(arena: Arena, ids: list[int], path: Path) -> None:
+    """One round from the reserve under cProfile, after one that warms it up."""
+    import cProfile
+    import pstats
+
+    for profiled in (False, True):
+        arena_reset(arena, ids)
+        _reserve_set(MODES[1], len(ids) // 2)
+        profiler = cProfile.Profile()
+        if profiled:
+            profiler.enable()
+        arena_pair(arena_id=arena.pk)
+        profiler.disable()
+    profiler.dump_stats(path)
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("cumulative").print_stats(40)
+    arena_reset(arena, ids)
+    ChainReserve.objects.all().delete()
+
+
 def standings_bench(arena: Arena, players: int, seconds: float = 3.0) -> None:
     frames = 0
     size = 0
@@ -254,6 +275,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="write a cProfile of one round from the reserve here (pstats format) "
+        "instead of timing rounds",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a PostgreSQL database (see the docstring)")
@@ -262,6 +289,9 @@ def main() -> None:
     freeze_loaded()  # as a Celery worker does once it is ready
     arena, ids = arena_make(args.players)
     try:
+        if args.profile is not None:
+            pairing_profile(arena, ids, args.profile)
+            return
         pairing_bench(arena, ids, args.rounds)
         standings_bench(arena, args.players)
     finally:
