@@ -151,6 +151,17 @@ def _tick_decide(*, table_id: int, seq: int) -> _Read | None:
     return _Read(decision=decision, table=table, seats=seats, state=state)
 
 
+def _job_again(table: Table, seats: list[Seat]) -> None:
+    """Queue the table's recorded job again after commit, with no frame to send."""
+    outbox.post(
+        seq=table.seq,
+        group=table_group(table.pk),
+        frames=(),
+        job=job_of(table, seats),
+        using=table_alias(),
+    )
+
+
 def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     """In the table store's transaction, apply the job at ``seq`` under the row
     lock, with the computer player's
@@ -163,13 +174,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
     if not _tick_due(table, seq):
         return False
     if table.deadline and timezone.now() + EARLY_TOLERANCE < table.deadline:
-        outbox.post(
-            seq=table.seq,
-            group=table_group(table.pk),
-            frames=(),
-            job=job_of(table, seats),
-            using=table_alias(),
-        )
+        _job_again(table, seats)
         return False
     if table.timer == Table.Timer.DEAL:
         seeded_deal(table, seats)
@@ -196,13 +201,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
         # Decided for another job (a Muggins window passed at this seq meanwhile)
         # or not at all (it came due between the read and the lock): the job is
         # queued again and its task decides it afresh.
-        outbox.post(
-            seq=table.seq,
-            group=table_group(table.pk),
-            frames=(),
-            job=job_of(table, seats),
-            using=table_alias(),
-        )
+        _job_again(table, seats)
         return False
     if actor == "clock":
         # The clock and then the whole bank ran out (the job's deadline is both).
@@ -221,13 +220,7 @@ def _tick_apply(*, table_id: int, seq: int, decision: _Decision | None) -> bool:
             table, timer_next(table=table, seats=seats, state=state, muggins=False)
         )
         table_update(table, ["timer", "timer_seat", "deadline"])
-        outbox.post(
-            seq=table.seq,
-            group=table_group(table.pk),
-            frames=(),
-            job=job_of(table, seats),
-            using=table_alias(),
-        )
+        _job_again(table, seats)
         return False
     new_state = engine.apply(state, seat.position, action)
     transition(
