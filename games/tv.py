@@ -201,17 +201,15 @@ def tv_now(*, channel: str, watching: int | None = None) -> dict[str, Any]:
     (``watching``) while that one may still be shown, with ``live`` false once its
     game has ended; otherwise the channel's best live game; ``table`` None when no
     game is live. ``frame`` is the spectators' ``state`` frame of the table."""
-    table_id = None
     if watching is not None and tv_still_shown(channel=channel, table_id=watching):
-        table_id = watching
-    if table_id is None:
+        table_id: int | None = watching
+        frame = _spectated(table_id)
+    else:
         table_id = tv_pick(channel=channel)
-    frame = None if table_id is None else table_frame(table_id=table_id, position=None)
-    if frame is not None and table_id != watching and not _live(frame):
-        table_id = tv_pick(channel=channel, fresh=True)  # the kept pick ended
-        frame = (
-            None if table_id is None else table_frame(table_id=table_id, position=None)
-        )
+        frame = _spectated(table_id)
+        if frame is not None and not _live(frame):  # the kept pick ended meanwhile
+            table_id = tv_pick(channel=channel, fresh=True)
+            frame = _spectated(table_id)
     if table_id is None or frame is None:
         return {"channel": channel, "table": None, "live": False, "frame": None}
     variant = frame["table"]["variant"]
@@ -233,6 +231,11 @@ def tv_now(*, channel: str, watching: int | None = None) -> dict[str, Any]:
         },
         "frame": frame,
     }
+
+
+def _spectated(table_id: int | None) -> dict[str, Any] | None:
+    """The spectators' frame of ``table_id``, or None without a table."""
+    return None if table_id is None else table_frame(table_id=table_id, position=None)
 
 
 def _live(frame: Mapping[str, Any]) -> bool:
